@@ -1,0 +1,339 @@
+"""The printable protocol sheet: a game rendered to PDF with Jinja2 and WeasyPrint."""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import re
+
+import jinja2
+from markupsafe import Markup
+from weasyprint import HTML
+from weasyprint.urls import FatalURLFetchingError, URLFetcher
+
+from scorer.chart import PLAYER_COLOURS, totals_svg
+from scorer.engine import catalog, replay, resolve_agreements
+from scorer.paths import data_dir
+
+# Words of the sheet. The PDF is built without Flask, so it carries its own two languages.
+WORDS = {
+    "ru": {
+        "title": "Протокол игры «Тысяча»", "page": "стр.", "players": "Игроки",
+        "preset": "Набор правил", "differences": "Отличия от набора",
+        "no_differences": "нет — всё как в наборе", "in_preset": "в наборе",
+        "deal": "Кон", "dealer": "Сдавал", "declarer": "Заказчик", "contract": "Заказ",
+        "result": "Итог", "delta": "±", "total": "Счёт", "legend": "Обозначения",
+        "standings": "Итоги", "place": "Место", "player": "Игрок", "score": "Очки",
+        "bolts": "Болты", "falls": "Слёты", "raspis": "Росписи", "winner": "Победитель",
+        "unfinished": "Игра не окончена", "chart": "Ход игры", "why": "Почему так",
+        "made": "сыграл", "failed": "не сыграл", "redeal": "пересдача", "yes": "да",
+        "no": "нет", "none": "нет", "notes": "Заметки", "played": "Сыграно",
+    },
+    "en": {
+        "title": "Thousand score sheet", "page": "p.", "players": "Players",
+        "preset": "Rule set", "differences": "Differences from the set",
+        "no_differences": "none — exactly the set", "in_preset": "set",
+        "deal": "Deal", "dealer": "Dealer", "declarer": "Declarer", "contract": "Contract",
+        "result": "Result", "delta": "±", "total": "Score", "legend": "Marks",
+        "standings": "Standings", "place": "Place", "player": "Player", "score": "Score",
+        "bolts": "Bolts", "falls": "Falls", "raspis": "Raspis", "winner": "Winner",
+        "unfinished": "The game is not finished", "chart": "Running totals",
+        "why": "Why each number", "made": "made", "failed": "failed", "redeal": "redeal",
+        "yes": "on", "no": "off", "none": "none", "notes": "Notes", "played": "Played",
+    },
+}
+
+# The traditional marks of a paper protocol (UX.md): Russian initials, Leadage's letters.
+MARKS = {
+    "ru": {"bolt": "—", "barrel": "Б", "fall": "↓", "samosval": "С", "raspis": "Р",
+           "golden": "З", "dark": "Т", "penalty": "!", "sitting_out": "#", "win": "★"},
+    "en": {"bolt": "—", "barrel": "B", "fall": "↓", "samosval": "Z", "raspis": "R",
+           "golden": "G", "dark": "D", "penalty": "!", "sitting_out": "#", "win": "★"},
+}
+LEGEND = {
+    "ru": {"bolt": "болт", "barrel": "на бочке", "fall": "слетел с бочки",
+           "samosval": "самосвал", "raspis": "роспись", "golden": "золотой кон",
+           "dark": "втёмную", "penalty": "штраф (болты, роспись)",
+           "sitting_out": "сидит на прикупе", "win": "победа"},
+    "en": {"bolt": "bolt", "barrel": "on the barrel", "fall": "fell off the barrel",
+           "samosval": "samosval", "raspis": "concession (raspis)", "golden": "golden round",
+           "dark": "dark game", "penalty": "penalty (bolts, raspis)",
+           "sitting_out": "sat on the talon", "win": "win"},
+}
+ADJUSTMENTS = {
+    "ru": {"cut_nines": "три девятки при сдвиге", "four_nines": "четыре девятки",
+           "misdeal": "ошибка сдачи", "other": "поправка"},
+    "en": {"cut_nines": "three nines at the cut", "four_nines": "four nines",
+           "misdeal": "misdeal", "other": "adjustment"},
+}
+_MONTHS_RU = ("января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа",
+              "сентября", "октября", "ноября", "декабря")
+_EVENT_MARK = {"bolt_penalty": "penalty", "raspis_penalty": "penalty",
+               "barrel_enter": "barrel", "barrel_fall": "fall", "samosval": "samosval",
+               "win": "win"}
+MINUS = "\u2212"
+
+
+class NetworkRefused(FatalURLFetchingError):
+    """Raised when the sheet asks for anything outside the machine (it never should)."""
+
+
+class OfflineFetcher(URLFetcher):
+    """A WeasyPrint URL fetcher that serves only local files and data: URLs."""
+
+    def fetch(self, url, headers=None):
+        """Refuse http(s) and any other network scheme before anything is opened."""
+        scheme = url.split(":", 1)[0].lower()
+        if scheme not in ("file", "data"):
+            # Fatal on purpose: a sheet that silently dropped a remote resource would hide
+            # the mistake, and rendering must never wait on the network.
+            raise NetworkRefused(f"the sheet may not fetch {url!r}")
+        return super().fetch(url, headers)
+
+
+@functools.cache
+def _environment() -> jinja2.Environment:
+    """The Jinja2 environment over the shipped templates folder (no Flask needed)."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
+        autoescape=True, trim_blocks=True, lstrip_blocks=True,
+    )
+
+
+def _pick(text, lang: str) -> str:
+    """Choose a language from a ``{"ru": ..., "en": ...}`` title (or pass a string through)."""
+    if isinstance(text, dict):
+        return text.get(lang) or text.get("ru") or next(iter(text.values()), "")
+    return str(text)
+
+
+def signed(value: int | None) -> str:
+    """Format a delta the way it is written on paper: +20, −120, 0."""
+    if value is None:
+        return ""
+    if value > 0:
+        return f"+{value}"
+    return f"{MINUS}{-value}" if value < 0 else "0"
+
+
+def number(value: int | None) -> str:
+    """Format a total with a true minus sign."""
+    if value is None:
+        return ""
+    return f"{MINUS}{-value}" if value < 0 else str(value)
+
+
+def format_date(value: str | None, lang: str) -> str:
+    """Write an ISO date in words (4 декабря 2026 / 4 December 2026); other text as is."""
+    if not value:
+        return ""
+    try:
+        day = datetime.date.fromisoformat(value)
+    except ValueError:
+        return value
+    if lang == "ru":
+        return f"{day.day} {_MONTHS_RU[day.month - 1]} {day.year}"
+    return f"{day.day} {day.strftime('%B')} {day.year}"
+
+
+def plural_ru(n: int, one: str, few: str, many: str) -> str:
+    """Pick the Russian plural form for ``n`` (1 кон, 2 кона, 5 конов)."""
+    if n % 10 == 1 and n % 100 != 11:
+        return one
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return few
+    return many
+
+
+def deals_count(n: int, lang: str) -> str:
+    """``120 конов`` / ``120 deals`` with the right plural."""
+    if lang == "ru":
+        return f"{n} {plural_ru(n, 'кон', 'кона', 'конов')}"
+    return f"{n} deal" if n == 1 else f"{n} deals"
+
+
+def _value_text(spec, value, lang: str) -> str:
+    """An agreement value as a reader sees it: a label, on/off, a number or none."""
+    words = WORDS[lang]
+    if value is None:
+        return words["none"]
+    if isinstance(value, bool):
+        return words["yes"] if value else words["no"]
+    labels = getattr(spec, "labels", None) or {}
+    label = labels.get(value) or labels.get(str(value))
+    return _pick(label, lang) if label else str(value)
+
+
+def agreement_lines(game, lang: str) -> list[dict]:
+    """Every agreement that differs from the game's preset, with catalog titles."""
+    agreements = game.agreements
+    specs = catalog().agreements
+    base = resolve_agreements(agreements.preset)
+    lines = []
+    for key, value in agreements.differences("preset").items():
+        spec = specs.get(key)
+        lines.append({
+            "id": key,
+            "title": _pick(spec.title, lang) if spec else key,
+            "value": _value_text(spec, value, lang),
+            "preset": _value_text(spec, base.get(key), lang),
+        })
+    return lines
+
+
+def preset_title(game, lang: str) -> str:
+    """The human name of the game's preset."""
+    preset = catalog().presets.get(game.agreements.preset)
+    return _pick(preset.title, lang) if preset else game.agreements.preset
+
+
+def _seat_marks(row, seat: int, marks: dict, on_barrel: bool, sitting_out: bool) -> str:
+    """The marks of one player in one row, in the order things happened."""
+    out = []
+    if sitting_out:
+        out.append(marks["sitting_out"])
+    if on_barrel:
+        out.append(marks["barrel"])
+    for event in row.events:
+        if event.seat != seat:
+            continue
+        if event.kind == "bolt":
+            weight = int((event.extra or {}).get("weight", 1))
+            out.append(marks["bolt"] * weight)
+        elif event.kind in _EVENT_MARK:
+            mark = marks[_EVENT_MARK[event.kind]]
+            if mark not in out:
+                out.append(mark)
+    return " ".join(out)
+
+
+def _barrel_after(row, sitting: set[int]) -> set[int]:
+    """Who sits on the barrel after this row, followed through the row's events."""
+    sitting = set(sitting)
+    for event in row.events:
+        if event.kind == "barrel_enter":
+            sitting.add(event.seat)
+        elif event.kind in ("barrel_fall", "barrel_leave", "win"):
+            sitting.discard(event.seat)
+        elif event.kind == "golden_reset":
+            sitting.clear()
+    return sitting
+
+
+def _row_view(game, row, lang: str, sitting: set[int]) -> dict:
+    """Turn one protocol row into the strings of one table row."""
+    words, marks, names = WORDS[lang], MARKS[lang], game.players
+    seats = len(names)
+    scored = row.type in ("play", "raspis")
+    view = {"n": row.n, "type": row.type, "span": None,
+            "dealer": names[row.dealer] if row.dealer is not None else "",
+            "dealer_seat": row.dealer, "declarer": "", "declarer_seat": row.declarer,
+            "contract": "", "result": "", "cells": []}
+    if row.declarer is not None:
+        view["declarer"] = names[row.declarer]
+    if row.contract is not None:
+        flags = [marks["golden"]] if row.golden else []
+        flags += [marks["dark"]] if row.dark else []
+        view["contract"] = " ".join([str(row.contract), *flags])
+    if row.type == "redeal":
+        view["span"] = words["redeal"]
+    elif row.type == "adjustment":
+        record = game.deals[row.n - 1]
+        reason = ADJUSTMENTS[lang].get(getattr(record, "reason", None) or "other",
+                                       getattr(record, "reason", ""))
+        view["span"] = f"{names[record.player]}: {reason}"
+    elif row.result == "raspis":
+        view["result"] = marks["raspis"]
+    elif row.result in ("made", "failed"):
+        view["result"] = words[row.result]
+    for seat in range(seats):
+        out = seats == 4 and scored and seat == row.dealer
+        if row.type == "redeal":
+            view["cells"].append({"delta": "", "total": "", "marks": ""})
+            continue
+        view["cells"].append({
+            "delta": signed(row.delta[seat]),
+            "total": number(row.score[seat]),
+            "marks": _seat_marks(row, seat, marks, seat in sitting, out),
+        })
+    return view
+
+
+def protocol_rows(game, protocol, lang: str) -> list[dict]:
+    """All table rows of the sheet, following who sits on the barrel from row to row."""
+    sitting: set[int] = set()
+    rows = []
+    for row in protocol.rows:
+        after = _barrel_after(row, sitting)
+        # A player shows "Б" while he sits; the entering row shows it through its event.
+        rows.append(_row_view(game, row, lang, after & sitting))
+        sitting = after
+    return rows
+
+
+def standings(game, protocol) -> list[dict]:
+    """Players ordered by final score (the winner first), with their counters."""
+    order = sorted(range(len(game.players)),
+                   key=lambda s: (s != protocol.winner, -protocol.score[s], s))
+    return [{"rank": i + 1, "seat": s, "name": game.players[s],
+             "score": number(protocol.score[s]), "bolts": protocol.bolts[s],
+             "falls": protocol.falls[s], "raspis": protocol.raspis[s],
+             "winner": s == protocol.winner} for i, s in enumerate(order)]
+
+
+def appendix_rows(game, protocol, lang: str) -> list[dict]:
+    """The "why" of every row: each player's reasons for his delta."""
+    out = []
+    for row in protocol.rows:
+        reasons = row.why_text(lang)
+        lines = [{"seat": s, "name": game.players[s], "text": "; ".join(reasons[s])}
+                 for s in range(len(game.players)) if s < len(reasons) and reasons[s]]
+        out.append({"n": row.n, "lines": lines})
+    return out
+
+
+def sheet_context(game, protocol, *, lang: str = "ru", landscape: bool = False,
+                  appendix: bool = False) -> dict:
+    """Everything the sheet template shows, as plain strings and lists."""
+    lang = lang if lang in WORDS else "ru"
+    return {
+        "lang": lang, "t": WORDS[lang], "landscape": landscape,
+        "title": game.title or WORDS[lang]["title"],
+        "date": format_date(game.date, lang), "place": game.place or "",
+        "notes": game.notes or "", "players": list(game.players),
+        "colours": [PLAYER_COLOURS[s % len(PLAYER_COLOURS)] for s in range(len(game.players))],
+        "preset": preset_title(game, lang), "agreements": agreement_lines(game, lang),
+        "legend": [(MARKS[lang][k], LEGEND[lang][k]) for k in MARKS[lang]],
+        "rows": protocol_rows(game, protocol, lang),
+        "played": deals_count(sum(r.type in ("play", "raspis") for r in protocol.rows), lang),
+        "standings": standings(game, protocol),
+        "winner": game.players[protocol.winner] if protocol.winner is not None else None,
+        "chart": Markup(totals_svg(game, protocol, lang)),
+        "appendix": appendix_rows(game, protocol, lang) if appendix else None,
+    }
+
+
+def sheet_html(game, *, lang: str = "ru", landscape: bool = False,
+               appendix: bool = False) -> str:
+    """Replay the game and fill the sheet template (HTML with its CSS inline)."""
+    protocol = replay(game)
+    context = sheet_context(game, protocol, lang=lang, landscape=landscape, appendix=appendix)
+    return _environment().get_template("sheet/sheet.html").render(**context)
+
+
+def html_to_pdf(html: str, fetcher: URLFetcher | None = None) -> bytes:
+    """Lay out HTML with WeasyPrint, never touching the network."""
+    base = data_dir("templates").joinpath("sheet").as_uri() + "/"
+    return HTML(string=html, base_url=base, url_fetcher=fetcher or OfflineFetcher()).write_pdf()
+
+
+def render_sheet(game, *, lang: str = "ru", landscape: bool = False,
+                 appendix: bool = False) -> bytes:
+    """Return the PDF protocol sheet of a game (finished or not)."""
+    return html_to_pdf(sheet_html(game, lang=lang, landscape=landscape, appendix=appendix))
+
+
+def safe_filename(game, game_id: str | int | None = None) -> str:
+    """A download name for the sheet: the title's letters and digits, else the game id."""
+    stem = re.sub(r"[^\w-]+", "-", game.title or "", flags=re.UNICODE).strip("-")
+    return f"{stem or 'game-' + str(game_id or 'sheet')}.pdf"
