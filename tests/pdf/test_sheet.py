@@ -1,0 +1,164 @@
+"""The PDF protocol sheet, rendered for real by WeasyPrint and read back with pypdf."""
+
+import io
+import subprocess
+
+import pypdf
+import pytest
+
+from scorer.engine import replay
+from scorer.pdf import MINUS, number, render_sheet
+
+A4 = (595.28, 841.89)
+
+
+def pages_text(pdf: bytes) -> list[str]:
+    """The text of every page."""
+    return [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(pdf)).pages]
+
+
+def compact(text: str) -> str:
+    """Text without whitespace, so a number split across runs still matches."""
+    return "".join(text.split())
+
+
+def test_sheet_names_totals_winner_and_legend(make_won):
+    """A finished game shows the Cyrillic names, every final total, the winner, the legend."""
+    game = make_won()
+    protocol = replay(game)
+    assert protocol.winner == 0
+    text = "\n".join(pages_text(render_sheet(game)))
+    for name in game.players:
+        assert name in text
+    flat = compact(text)
+    for total in protocol.score:
+        assert compact(number(total)) in flat
+    assert "Победитель:Аня" in flat
+    for word in ("Обозначения", "болт", "набочке", "самосвал", "роспись"):
+        assert word in flat
+    assert "стр.1/1" in flat or "стр.1/2" in flat
+
+
+def test_english_sheet(make_won):
+    """--lang en words the sheet in English, with the UX.md letters."""
+    text = compact("\n".join(pages_text(render_sheet(make_won(), lang="en"))))
+    assert "Winner:Аня" in text
+    assert "Marks" in text and "Zsamosval" in text and "Bonthebarrel" in text
+    assert "p.1/" in text
+
+
+def test_unfinished_game_says_so(make_long):
+    """A game without a winner is printed too, marked as not finished."""
+    game = make_long(12)
+    assert replay(game).winner is None
+    assert "Игранеокончена" in compact("\n".join(pages_text(render_sheet(game))))
+
+
+def test_long_game_repeats_header_on_every_page(make_long):
+    """120 deals run over several pages; each page with rows has the table header."""
+    game = make_long(120)
+    protocol = replay(game)
+    assert protocol.winner is None and max(protocol.score) < 880
+    texts = pages_text(render_sheet(game))
+    assert len(texts) >= 3
+    table_pages = [t for t in texts if "сыграл" in t]
+    assert len(table_pages) >= 3
+    for text in table_pages:
+        flat = compact(text)
+        for word in ("Кон", "Сдавал", "Заказчик", "Заказ", "Аня", "Борис", "Вика"):
+            assert word in flat
+    for n, text in enumerate(texts, start=1):
+        assert f"стр.{n}/{len(texts)}" in compact(text)
+    # The last rows are there: deal numbers reach 120.
+    assert "120" in texts[-1] or any("120" in t for t in texts[-2:])
+
+
+def test_agreements_differing_from_preset_are_listed(make_long):
+    """The header names the preset and every agreement changed from it (catalog titles)."""
+    from scorer.engine import catalog
+
+    game = make_long(3)
+    flat = compact(pages_text(render_sheet(game))[0])
+    specs = catalog().agreements
+    for key in game.agreements.differences("preset"):
+        assert compact(specs[key].title["ru"]) in flat
+    assert "900" in flat
+
+
+def test_polish_and_ukrainian_letters_render_in_dejavu(make_won):
+    """Names in Polish and Ukrainian come out as text, all set in DejaVu Sans."""
+    names = ["Łucja Żółć", "Ґанна Їжачок", "Єва ąęńś"]
+    pdf = render_sheet(make_won(names))
+    text = "\n".join(pages_text(pdf))
+    for name in names:
+        assert name in text
+    fonts = set()
+    for page in pypdf.PdfReader(io.BytesIO(pdf)).pages:
+        for font in page["/Resources"]["/Font"].values():
+            fonts.add(str(font.get_object()["/BaseFont"]))
+    assert fonts and all("DejaVuSans" in f for f in fonts), fonts
+
+
+def test_appendix_has_the_reasons(make_won):
+    """--appendix adds each row's "why" from the engine."""
+    game = make_won()
+    row = replay(game).rows[0]
+    reason = row.why_text("ru")[0][0]
+    plain = compact("\n".join(pages_text(render_sheet(game))))
+    with_why = compact("\n".join(pages_text(render_sheet(game, appendix=True))))
+    assert "Почемутак" in with_why and "Почемутак" not in plain
+    assert compact(reason) in with_why
+
+
+def test_true_minus_signs(make_long):
+    """Negative numbers are written with a minus sign, not a hyphen."""
+    game = make_long(12)
+    flat = compact("\n".join(pages_text(render_sheet(game))))
+    assert f"{MINUS}120" in flat
+
+
+@pytest.mark.parametrize("landscape", [False, True])
+def test_page_is_a4(make_won, landscape):
+    """Portrait by default, landscape on request: the media box is A4."""
+    reader = pypdf.PdfReader(io.BytesIO(render_sheet(make_won(), landscape=landscape)))
+    for page in reader.pages:
+        width, height = float(page.mediabox.width), float(page.mediabox.height)
+        expected = A4[::-1] if landscape else A4
+        assert abs(width - expected[0]) <= 1 and abs(height - expected[1]) <= 1
+
+
+def read_pgm(data: bytes) -> tuple[int, int, bytes]:
+    """Parse a binary PGM (P5): width, height, pixel bytes."""
+    fields, pos = [], 0
+    while len(fields) < 4:
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        if data[pos:pos + 1] == b"#":
+            pos = data.index(b"\n", pos) + 1
+            continue
+        end = pos
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(data[pos:end])
+        pos = end
+    assert fields[0] == b"P5" and int(fields[3]) == 255
+    width, height = int(fields[1]), int(fields[2])
+    pixels = data[pos + 1:pos + 1 + width * height]
+    assert len(pixels) == width * height
+    return width, height, pixels
+
+
+@pytest.mark.parametrize("landscape", [False, True])
+def test_first_page_renders_not_blank(make_long, pdftoppm, tmp_path, landscape):
+    """pdftoppm draws page 1: A4 proportions, and a fair share of dark pixels (ink)."""
+    pdf = tmp_path / "sheet.pdf"
+    pdf.write_bytes(render_sheet(make_long(60), landscape=landscape))
+    subprocess.run([pdftoppm, "-r", "40", "-gray", "-f", "1", "-l", "1", "-singlefile",
+                    str(pdf), str(tmp_path / "page")], check=True, timeout=120)
+    width, height, pixels = read_pgm((tmp_path / "page.pgm").read_bytes())
+    ratio = width / height
+    expected = 297 / 210 if landscape else 210 / 297
+    assert abs(ratio - expected) < 0.02
+    dark = sum(1 for p in pixels if p < 128) / len(pixels)
+    # A page of table rows is a few percent ink; a blank or nearly blank page is not.
+    assert 0.02 < dark < 0.5, dark
