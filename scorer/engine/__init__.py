@@ -1,4 +1,7 @@
-"""The pure scoring engine: records, agreements, validation, scoring, protocol."""
+"""The pure scoring engine: records, agreements, validation, scoring, protocol.
+
+Everything outside the engine imports from here only (see docs/ENGINE-API.md).
+"""
 
 from scorer.engine.catalog import (
     Agreements,
@@ -10,14 +13,28 @@ from scorer.engine.catalog import (
     resolve_agreements,
 )
 from scorer.engine.errors import RuleError
+from scorer.engine.protocol import BarrelSeat, Event, NextDeal, Protocol, Reason, Row
+from scorer.engine.records import (
+    MARRIAGES,
+    SUITS,
+    Adjustment,
+    Game,
+    Play,
+    Prikup,
+    Raspis,
+    Record,
+    Redeal,
+    game_to_json,
+    parse_game,
+    parse_record,
+    record_to_json,
+)
+from scorer.engine.scoring import marriage_value, raspis_payout, replay, round_points
 
 __all__ = [
-    "Agreements",
-    "Catalog",
-    "Group",
-    "Preset",
-    "RuleError",
-    "Spec",
-    "catalog",
-    "resolve_agreements",
+    "MARRIAGES", "SUITS", "Adjustment", "Agreements", "BarrelSeat", "Catalog", "Event",
+    "Game", "Group", "NextDeal", "Play", "Preset", "Prikup", "Protocol", "Raspis",
+    "Reason", "Record", "Redeal", "Row", "RuleError", "Spec", "catalog", "game_to_json",
+    "marriage_value", "parse_game", "parse_record", "raspis_payout", "record_to_json",
+    "replay", "resolve_agreements", "round_points",
 ]

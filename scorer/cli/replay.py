@@ -1,0 +1,88 @@
+"""``replay`` and ``agreements``: the engine from a terminal."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from scorer.engine import RuleError, catalog, parse_game, replay, resolve_agreements
+
+
+def register(sub) -> None:
+    """Add the ``replay`` and ``agreements`` subcommands."""
+    p = sub.add_parser("replay", help="replay a game log and print its protocol as JSON")
+    p.add_argument("game", help="a thousand-game/1 JSON file ('-' for standard input)")
+    p.add_argument("--lang", choices=("ru", "en"), default="ru", help="language of 'why'")
+    p.set_defaults(func=run_replay)
+    a = sub.add_parser("agreements", help="print an agreement set readably")
+    a.add_argument("--preset", default="classic", help="preset name (default: classic)")
+    a.add_argument("--lang", choices=("ru", "en"), default="ru")
+    a.set_defaults(func=run_agreements)
+
+
+def load_game_file(path: str):
+    """Read and parse a game log file; a bad file raises RuleError."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RuleError(None, "file", "json", detail=exc.strerror or str(exc)) from None
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RuleError(None, "json", "json", detail=str(exc)) from None
+    return parse_game(data)
+
+
+def refuse(err: RuleError, lang: str) -> int:
+    """Print one line on stderr and return the usage-error status."""
+    print(err.message(lang), file=sys.stderr)
+    return 2
+
+
+def run_replay(args) -> int:
+    """Print the protocol of a game log, or one line of error and exit 2."""
+    try:
+        protocol = replay(load_game_file(args.game))
+    except RuleError as err:
+        return refuse(err, args.lang)
+    json.dump(protocol.to_json(args.lang), sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _value(spec, value, lang: str) -> str:
+    """An agreement's value as a player reads it."""
+    if spec.type == "bool":
+        return ("да" if value else "нет") if lang == "ru" else ("on" if value else "off")
+    if value is None:
+        return "нет" if lang == "ru" else "none"
+    label = spec.labels.get(value)
+    return f"{value} ({label[lang]})" if label else str(value)
+
+
+def run_agreements(args) -> int:
+    """Print every agreement of a preset, grouped, with what differs from classic marked."""
+    cat, lang = catalog(), args.lang
+    try:
+        ag = resolve_agreements(args.preset, {})
+    except RuleError as err:
+        return refuse(err, lang)
+    preset = cat.presets[args.preset]
+    changed = ag.differences("classic")
+    print(f"{preset.title[lang]} ({args.preset})")
+    print(preset.description[lang])
+    for group in cat.groups.values():
+        specs = [s for s in cat.agreements.values() if s.group == group.id]
+        if not specs:
+            continue
+        print(f"\n== {group.title[lang]} ==")
+        for spec in specs:
+            mark = "*" if spec.id in changed else " "
+            kind = "" if spec.enforced else (" (совет)" if lang == "ru" else " (advisory)")
+            print(f"{mark} {spec.title[lang]}: {_value(spec, ag[spec.id], lang)}"
+                  f"  [{spec.id}]{kind}")
+            print(f"    {spec.explain[lang]}")
+    note = "* отличается от классики" if lang == "ru" else "* differs from classic"
+    print(f"\n{note}")
+    return 0

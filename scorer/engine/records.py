@@ -1,0 +1,351 @@
+"""Deal records and game logs (``thousand-game/1``): typed data and its JSON shape.
+
+Parsing here checks only the *shape* of the data (types, seat numbers). Whether a
+record is allowed by the rules depends on the state of the game and is checked by
+:mod:`scorer.engine.validation` during replay.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from scorer.engine.catalog import Agreements, resolve_agreements
+from scorer.engine.errors import RuleError
+
+FORMAT = "thousand-game/1"
+SUITS = ("hearts", "diamonds", "clubs", "spades")
+HALF_SUITS = tuple(f"half_{s}" for s in SUITS)
+MARRIAGES = (*SUITS, "ace", *HALF_SUITS)
+ADJUSTMENT_REASONS = ("cut_nines", "four_nines", "misdeal", "other")
+META_KEYS = ("title", "date", "place", "notes")
+GAME_KEYS = {"format", "players", "agreements", "first_dealer", "deals", *META_KEYS}
+MAX_NAME = 40
+MAX_DEALS = 2000
+
+
+@dataclass(frozen=True)
+class Prikup:
+    """The three talon cards of a 4-player deal, as far as the dealer scores them."""
+
+    points: int
+    marriage: str | None = None
+    aces: int | None = None
+
+
+@dataclass(frozen=True)
+class Play:
+    """A deal that was played out."""
+
+    declarer: int
+    contract: int
+    points: tuple[int | None, ...]
+    marriages: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    no_tricks: frozenset[int] = frozenset()
+    dark: bool = False
+    prikup: Prikup | None = None
+    type: str = "play"
+
+
+@dataclass(frozen=True)
+class Raspis:
+    """The declarer conceded after taking the talon (роспись)."""
+
+    declarer: int
+    contract: int
+    dark: bool = False
+    prikup: Prikup | None = None
+    type: str = "raspis"
+
+
+@dataclass(frozen=True)
+class Redeal:
+    """Cards were thrown in and dealt again; nothing is scored."""
+
+    reason: str | None = None
+    type: str = "redeal"
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    """A penalty or bonus outside the play."""
+
+    player: int
+    amount: int
+    reason: str
+    type: str = "adjustment"
+
+
+Record = Play | Raspis | Redeal | Adjustment
+
+
+@dataclass(frozen=True)
+class Game:
+    """Players, a frozen agreement set and the deal records in order."""
+
+    players: tuple[str, ...]
+    agreements: Agreements
+    first_dealer: int = 0
+    deals: tuple[Record, ...] = ()
+    title: str | None = None
+    date: str | None = None
+    place: str | None = None
+    notes: str | None = None
+
+    def with_deals(self, deals) -> Game:
+        """The same game with another list of records."""
+        return replace(self, deals=tuple(deals))
+
+
+# --- small typed readers -------------------------------------------------------
+
+
+def _int(value: Any, deal: int, name: str) -> int:
+    """An integer (not a bool) or a refusal."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(deal, name, "integer", got=value)
+    return value
+
+
+def _seat(value: Any, deal: int, name: str, players: int) -> int:
+    """A seat index or a refusal."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+        raise RuleError(deal, name, "seat", max=players - 1, got=value)
+    return value
+
+
+def _bool(value: Any, deal: int, name: str) -> bool:
+    """A JSON boolean or a refusal."""
+    if not isinstance(value, bool):
+        raise RuleError(deal, name, "boolean", got=value)
+    return value
+
+
+def _required(data: dict, key: str, deal: int) -> Any:
+    """A field the record type needs."""
+    if data.get(key) is None:
+        raise RuleError(deal, key, "required")
+    return data[key]
+
+
+# --- records ---------------------------------------------------------------------
+
+
+def _points(value: Any, deal: int, players: int) -> tuple[int | None, ...]:
+    """One entry per seat: an integer, or null for a seat that sits out."""
+    if not isinstance(value, list):
+        raise RuleError(deal, "points", "type", expected="a list")
+    if len(value) != players:
+        raise RuleError(deal, "points", "points.count", expected=players, got=len(value))
+    out = []
+    for seat, v in enumerate(value):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+            raise RuleError(deal, "points", "integer", seat=seat, got=v)
+        out.append(v)
+    return tuple(out)
+
+
+def _marriages(value: Any, deal: int, players: int) -> dict[int, tuple[str, ...]]:
+    """Seat (a string key) → suits declared."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise RuleError(deal, "marriages", "type", expected="an object")
+    out: dict[int, tuple[str, ...]] = {}
+    for key, suits in value.items():
+        try:
+            seat = int(key)
+        except (TypeError, ValueError):
+            raise RuleError(deal, "marriages", "seat", max=players - 1, got=key) from None
+        _seat(seat, deal, "marriages", players)
+        if not isinstance(suits, list):
+            raise RuleError(deal, "marriages", "type", seat=seat, expected="a list")
+        for suit in suits:
+            if suit not in MARRIAGES:
+                raise RuleError(deal, "marriages", "marriages.suit", seat=seat, got=suit)
+        if suits:
+            out[seat] = tuple(suits)
+    return dict(sorted(out.items()))
+
+
+def _no_tricks(value: Any, deal: int, players: int) -> frozenset[int]:
+    """Seats that took no trick at all."""
+    if value is None:
+        return frozenset()
+    if not isinstance(value, list):
+        raise RuleError(deal, "no_tricks", "type", expected="a list")
+    return frozenset(_seat(v, deal, "no_tricks", players) for v in value)
+
+
+def _prikup(value: Any, deal: int) -> Prikup | None:
+    """The talon of a 4-player deal."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise RuleError(deal, "prikup", "type", expected="an object")
+    points = _int(_required(value, "points", deal), deal, "prikup")
+    marriage = value.get("marriage")
+    if marriage is not None and marriage not in (*SUITS, *HALF_SUITS):
+        raise RuleError(deal, "prikup", "prikup.marriage", got=marriage)
+    aces = value.get("aces")
+    if aces is not None:
+        aces = _int(aces, deal, "prikup")
+    return Prikup(points=points, marriage=marriage, aces=aces)
+
+
+def _play(data: dict, deal: int, players: int) -> Play:
+    """A ``play`` record."""
+    return Play(
+        declarer=_seat(_required(data, "declarer", deal), deal, "declarer", players),
+        contract=_int(_required(data, "contract", deal), deal, "contract"),
+        points=_points(_required(data, "points", deal), deal, players),
+        marriages=_marriages(data.get("marriages"), deal, players),
+        no_tricks=_no_tricks(data.get("no_tricks"), deal, players),
+        dark=_bool(data.get("dark", False), deal, "dark"),
+        prikup=_prikup(data.get("prikup"), deal),
+    )
+
+
+def _raspis(data: dict, deal: int, players: int) -> Raspis:
+    """A ``raspis`` record."""
+    return Raspis(
+        declarer=_seat(_required(data, "declarer", deal), deal, "declarer", players),
+        contract=_int(_required(data, "contract", deal), deal, "contract"),
+        dark=_bool(data.get("dark", False), deal, "dark"),
+        prikup=_prikup(data.get("prikup"), deal),
+    )
+
+
+def _redeal(data: dict, deal: int, players: int) -> Redeal:
+    """A ``redeal`` record."""
+    reason = data.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise RuleError(deal, "reason", "type", expected="a string")
+    return Redeal(reason=reason)
+
+
+def _adjustment(data: dict, deal: int, players: int) -> Adjustment:
+    """An ``adjustment`` record."""
+    player = data.get("player")
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
+        raise RuleError(deal, "player", "player.range", max=players - 1, got=player)
+    amount = _int(_required(data, "amount", deal), deal, "amount")
+    reason = data.get("reason")
+    if reason not in ADJUSTMENT_REASONS:
+        raise RuleError(deal, "reason", "reason.unknown", got=reason)
+    return Adjustment(player=player, amount=amount, reason=reason)
+
+
+_PARSERS = {"play": _play, "raspis": _raspis, "redeal": _redeal, "adjustment": _adjustment}
+
+
+def parse_record(data: Any, deal: int, players: int) -> Record:
+    """Turn one JSON deal record into a typed record (shape checks only)."""
+    if not isinstance(data, dict):
+        raise RuleError(deal, "type", "record.object")
+    parser = _PARSERS.get(data.get("type"))
+    if parser is None:
+        raise RuleError(deal, "type", "record.type", got=data.get("type"))
+    return parser(data, deal, players)
+
+
+def record_to_json(record: Record) -> dict:
+    """The JSON form of one record, as GAME-FORMAT.md writes it."""
+    if isinstance(record, Play):
+        out = {"type": "play", "declarer": record.declarer, "contract": record.contract,
+               "points": list(record.points),
+               "marriages": {str(s): list(m) for s, m in record.marriages.items()},
+               "no_tricks": sorted(record.no_tricks)}
+    elif isinstance(record, Raspis):
+        out = {"type": "raspis", "declarer": record.declarer, "contract": record.contract}
+    elif isinstance(record, Redeal):
+        return {"type": "redeal"} | ({"reason": record.reason} if record.reason else {})
+    else:
+        return {"type": "adjustment", "player": record.player, "amount": record.amount,
+                "reason": record.reason}
+    if record.dark:
+        out["dark"] = True
+    if record.prikup is not None:
+        p = record.prikup
+        out["prikup"] = {"points": p.points, "marriage": p.marriage}
+        if p.aces is not None:
+            out["prikup"]["aces"] = p.aces
+    return out
+
+
+# --- games -----------------------------------------------------------------------
+
+
+def _players(value: Any) -> tuple[str, ...]:
+    """2–4 distinct, non-empty names."""
+    if not isinstance(value, list):
+        raise RuleError(None, "players", "type", expected="a list of names")
+    if not 2 <= len(value) <= 4:
+        raise RuleError(None, "players", "players.count", got=len(value))
+    names = []
+    for name in value:
+        if not isinstance(name, str) or not name.strip():
+            raise RuleError(None, "players", "players.name")
+        name = name.strip()
+        if len(name) > MAX_NAME:
+            raise RuleError(None, "players", "players.long", max=MAX_NAME)
+        if name in names:
+            raise RuleError(None, "players", "players.duplicate", name=name)
+        names.append(name)
+    return tuple(names)
+
+
+def _agreements(value: Any) -> Agreements:
+    """``{"preset": ..., "overrides": {...}}`` resolved against the catalog."""
+    if value is None:
+        return resolve_agreements("classic", {})
+    if not isinstance(value, dict) or not set(value) <= {"preset", "overrides"}:
+        raise RuleError(None, "agreements", "type",
+                        expected='{"preset": ..., "overrides": {...}}')
+    overrides = value.get("overrides") or {}
+    if not isinstance(overrides, dict):
+        raise RuleError(None, "agreements", "type", expected="an object of overrides")
+    return resolve_agreements(value.get("preset", "classic"), overrides)
+
+
+def parse_game(data: Any) -> Game:
+    """Turn a ``thousand-game/1`` document into a typed Game (shape checks only)."""
+    if not isinstance(data, dict):
+        raise RuleError(None, "format", "type", expected="a JSON object")
+    if data.get("format", FORMAT) != FORMAT:
+        raise RuleError(None, "format", "format")
+    for key in data:
+        if key not in GAME_KEYS:
+            raise RuleError(None, key, "unknown_key", key=key)
+    players = _players(data.get("players"))
+    agreements = _agreements(data.get("agreements"))
+    first = data.get("first_dealer", 0)
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(players):
+        raise RuleError(None, "first_dealer", "first_dealer.range",
+                        max=len(players) - 1, got=first)
+    raw = data.get("deals", [])
+    if not isinstance(raw, list):
+        raise RuleError(None, "deals", "type", expected="a list")
+    if len(raw) > MAX_DEALS:
+        raise RuleError(None, "deals", "deals.limit", max=MAX_DEALS)
+    deals = tuple(parse_record(d, i, len(players)) for i, d in enumerate(raw, 1))
+    meta = {}
+    for key in META_KEYS:
+        if data.get(key) is not None and not isinstance(data[key], str):
+            raise RuleError(None, key, "type", expected="a string")
+        meta[key] = data.get(key)
+    return Game(players=players, agreements=agreements, first_dealer=first, deals=deals, **meta)
+
+
+def game_to_json(game: Game) -> dict:
+    """The ``thousand-game/1`` document of a game; round-trips with :func:`parse_game`."""
+    out: dict[str, Any] = {"format": FORMAT}
+    for key in META_KEYS:
+        if getattr(game, key) is not None:
+            out[key] = getattr(game, key)
+    out["players"] = list(game.players)
+    out["agreements"] = {"preset": game.agreements.preset,
+                         "overrides": dict(game.agreements.overrides)}
+    out["first_dealer"] = game.first_dealer
+    out["deals"] = [record_to_json(r) for r in game.deals]
+    return out

@@ -1,0 +1,545 @@
+"""Replaying a game: RULES.md §4 (the order of operations), §5 golden kon, §6 dark game.
+
+``replay`` walks the records in order; each record is validated against the state
+before it and then scored in the steps of §4. Nothing here is stored: the protocol is
+always derived from the records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from scorer.engine.protocol import (
+    SUIT_SIGNS,
+    BarrelSeat,
+    Event,
+    NextDeal,
+    Protocol,
+    Reason,
+    Row,
+)
+from scorer.engine.records import Adjustment, Game, Play, Raspis, Record
+from scorer.engine.validation import DealContext, validate
+
+MARRIAGE_VALUES = {"hearts": 100, "diamonds": 80, "clubs": 60, "spades": 40, "ace": 200}
+
+
+def marriage_value(suit: str) -> int:
+    """A declared marriage's value; a half marriage is worth half its suit."""
+    if suit.startswith("half_"):
+        return MARRIAGE_VALUES[suit.removeprefix("half_")] // 2
+    return MARRIAGE_VALUES[suit]
+
+
+def marriage_sign(suit: str) -> str:
+    """♥ for hearts, ½♥ for a half marriage, A for four aces."""
+    if suit.startswith("half_"):
+        return "½" + SUIT_SIGNS[suit.removeprefix("half_")]
+    return SUIT_SIGNS[suit]
+
+
+def round_points(points: int, mode: str) -> int:
+    """§4 step 2: nearest5 (1–2 down, 3–4 up), nearest10 (5 up) or none."""
+    if mode == "nearest5":
+        rest = points % 5
+        return points - rest if rest <= 2 else points + 5 - rest
+    if mode == "nearest10":
+        rest = points % 10
+        return points - rest if rest < 5 else points + 10 - rest
+    return points
+
+
+def raspis_payout(contract: int, rule: str) -> int:
+    """§4 step 7: what each opponent gets for a concession."""
+    half = -(-contract // 10) * 10 // 2
+    if rule == "sixty":
+        return 60
+    if rule == "sixty_or_half":
+        return 60 if contract <= 120 else half
+    return half
+
+
+@dataclass
+class Credit:
+    """One amount for one seat, with the kind of amount the barrel freeze cares about."""
+
+    amount: int
+    kind: str  # own_made, own_failed, defender, talon, payout, penalty, bonus
+
+
+@dataclass
+class Ledger:
+    """A row being scored: credits, reasons and events per seat."""
+
+    seats: int
+    credits: list[list[Credit]] = field(default_factory=list)
+    why: list[list[Reason]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+
+    def __post_init__(self):
+        self.credits = [[] for _ in range(self.seats)]
+        self.why = [[] for _ in range(self.seats)]
+
+    def add(self, seat: int, value: int, kind: str, code: str | None = None, **params) -> None:
+        """Credit ``value`` to ``seat``, with the reason for it."""
+        self.credits[seat].append(Credit(value, kind))
+        if code:
+            self.say(seat, code, **params)
+
+    def say(self, seat: int, code: str, **params) -> None:
+        """Add a reason without an amount of its own."""
+        self.why[seat].append(Reason(code, params))
+
+    def event(self, seat: int | None, kind: str, **extra) -> None:
+        """Record an event of the row."""
+        self.events.append(Event(seat, kind, extra))
+
+
+@dataclass
+class State:
+    """The running state of a game between records."""
+
+    players: int
+    dealer: int
+    golden_left: int
+    score: list[int] = field(default_factory=list)
+    bolts: list[int] = field(default_factory=list)
+    falls: list[int] = field(default_factory=list)
+    raspis: list[int] = field(default_factory=list)
+    barrel: dict[int, int] = field(default_factory=dict)  # seat -> attempts used
+    golden_made: bool = False
+    winner: int | None = None
+
+    def __post_init__(self):
+        for name in ("score", "bolts", "falls", "raspis"):
+            setattr(self, name, [0] * self.players)
+
+    def active(self) -> tuple[int, ...]:
+        """Seats that play the next deal: with four, the dealer sits on the talon."""
+        return tuple(s for s in range(self.players) if self.players < 4 or s != self.dealer)
+
+    def first_hand(self) -> int:
+        """The active seat left of the dealer."""
+        return (self.dealer + 1) % self.players
+
+    def forced(self, ag: Mapping) -> int:
+        """The seat that must take 100 (and declares a golden deal)."""
+        if ag["forced_bid_seat"] == "dealer" and self.players < 4:
+            return self.dealer
+        return self.first_hand()
+
+
+def replay(game: Game) -> Protocol:
+    """Replay every record of ``game``; the first refused record raises RuleError."""
+    ag = game.agreements
+    n = len(game.players)
+    st = State(players=n, dealer=game.first_dealer, golden_left=n if ag["golden"] else 0)
+    rows = [_row(st, record, number, ag) for number, record in enumerate(game.deals, 1)]
+    return _protocol(game, st, rows, ag)
+
+
+def _context(st: State, number: int, ag: Mapping) -> DealContext:
+    """A read-only view of the state for validation."""
+    return DealContext(deal=number, players=st.players, dealer=st.dealer, active=st.active(),
+                       first_hand=st.first_hand(), forced=st.forced(ag),
+                       golden=st.golden_left > 0, barrel=frozenset(st.barrel),
+                       raspis=tuple(st.raspis), finished=st.winner is not None)
+
+
+def _row(st: State, record: Record, number: int, ag: Mapping) -> Row:
+    """Validate and score one record, advancing the state."""
+    validate(record, _context(st, number, ag), ag)
+    before = list(st.score)
+    dealer = st.dealer
+    golden = st.golden_left > 0 and isinstance(record, Play | Raspis)
+    led = Ledger(st.players)
+    result = None
+    if isinstance(record, Play | Raspis):
+        result = _score_deal(st, record, led, ag, golden)
+    elif isinstance(record, Adjustment):
+        _score_adjustment(st, record, led, ag)
+    else:
+        for seat in range(st.players):
+            led.say(seat, "redeal")
+    return Row(
+        n=number, type=record.type, dealer=dealer,
+        declarer=getattr(record, "declarer", None), contract=getattr(record, "contract", None),
+        golden=golden, dark=bool(getattr(record, "dark", False)), result=result,
+        delta=tuple(a - b for a, b in zip(st.score, before, strict=True)),
+        score=tuple(st.score), events=tuple(led.events),
+        why=tuple(tuple(w) for w in led.why),
+    )
+
+
+# --- a played or conceded deal ---------------------------------------------------
+
+
+def _score_deal(st: State, rec: Play | Raspis, led: Ledger, ag: Mapping, golden: bool) -> str:
+    """Steps 1–14 for a ``play`` or ``raspis`` record; returns the row's result."""
+    on_barrel = set(st.barrel)
+    mult = 2 if golden or rec.dark else 1
+    why_mult = "golden" if golden else "dark"
+    for seat in range(st.players):
+        if seat not in st.active():
+            led.say(seat, "sits_out")
+    if isinstance(rec, Play):
+        made = _score_play(st, rec, led, ag, mult, why_mult)
+        result = "made" if made else "failed"
+    else:
+        made = False
+        _score_raspis(st, rec, led, ag, mult, why_mult)
+        result = "raspis"
+    _score_talon(st, rec, led, ag, mult)
+    credited = _freeze(st, led, ag, on_barrel)
+    _apply(st, led)
+    if isinstance(rec, Play):
+        _bolts(st, rec, led, ag, golden)
+    _barrel_attempts(st, led, ag, on_barrel, credited)
+    _after_deal(st, led, ag, on_barrel, credited, declarer=rec.declarer if made else None)
+    if golden:
+        _golden_round(st, led, ag, made)
+    st.dealer = (st.dealer + 1) % st.players
+    return result
+
+
+def _score_play(st: State, rec: Play, led: Ledger, ag: Mapping, mult: int, why_mult: str) -> bool:
+    """Steps 1–4 and 6 of a played deal; returns whether the contract was made."""
+    made = False
+    for seat in st.active():
+        points = rec.points[seat]
+        rounded = round_points(points, ag["rounding"])
+        suits = rec.marriages.get(seat, ())
+        wed = sum(marriage_value(s) for s in suits)
+        if seat == rec.declarer:
+            made = _declarer(rec, led, ag, mult, why_mult, points, rounded, suits, wed)
+            continue
+        _say_points(led, seat, points, rounded, ag)
+        for suit in suits:
+            led.say(seat, "marriage", sign=marriage_sign(suit), value=marriage_value(suit))
+        base = rounded + wed
+        doubled = mult == 2 and (not rec.dark or ag["dark_double_defenders"])
+        led.add(seat, base * (2 if doubled else 1), "defender")
+        if doubled and base:
+            led.say(seat, "doubled", why=why_mult, amount=base * 2)
+        elif rec.dark and base:
+            led.say(seat, "not_doubled")
+    return made
+
+
+def _say_points(led: Ledger, seat: int, points: int, rounded: int, ag: Mapping) -> None:
+    """Explain a seat's card points and their rounding."""
+    if rounded == points:
+        led.say(seat, "points", points=points)
+    else:
+        led.say(seat, "points_rounded", points=points, rounded=rounded, rule=ag["rounding"])
+
+
+def _declarer(rec: Play, led: Ledger, ag: Mapping, mult: int, why_mult: str,
+              points: int, rounded: int, suits, wed: int) -> bool:
+    """Step 3 (and 6) for the declarer: made or failed, and what it is worth."""
+    seat, contract = rec.declarer, rec.contract
+    counted = (rounded if ag["round_declarer"] else points) + wed
+    parts = [str(rounded if ag["round_declarer"] else points)]
+    parts += [f"{marriage_sign(s)} {marriage_value(s)}" for s in suits]
+    expr = " + ".join(parts) + (f" = {counted}" if suits else "")
+    if counted < contract:
+        if rec.dark:
+            led.add(seat, -contract * mult, "own_failed", "dark_failed")
+        else:
+            led.add(seat, -contract * mult, "own_failed", "failed", contract=contract,
+                    taken_expr=expr)
+            if mult == 2:
+                led.say(seat, "doubled", why=why_mult, amount=-contract * 2)
+        return False
+    if rec.dark and ag["dark_cap_240"]:
+        led.say(seat, "made", contract=contract, taken_expr=expr)
+        led.add(seat, 240, "own_made", "dark_cap")
+        return True
+    amount = rounded + wed if ag["declarer_scores"] == "taken" or rec.dark else contract
+    led.say(seat, "made", contract=contract, taken_expr=expr)
+    if amount != contract:
+        led.say(seat, "made_taken", contract=contract, amount=amount)
+    led.add(seat, amount * mult, "own_made")
+    if mult == 2:
+        led.say(seat, "doubled", why=why_mult, amount=amount * 2)
+    return True
+
+
+def _score_raspis(st: State, rec: Raspis, led: Ledger, ag: Mapping, mult: int,
+                  why_mult: str) -> None:
+    """Step 7: the declarer concedes; every active opponent is paid."""
+    seat, contract = rec.declarer, rec.contract
+    payout = raspis_payout(contract, ag["raspis_payout"]) * mult
+    if rec.dark:
+        led.add(seat, -240, "own_failed", "raspis_declarer", contract=contract, amount=-240)
+    elif ag["raspis_subtract"]:
+        amount = -contract * mult
+        led.add(seat, amount, "own_failed", "raspis_declarer", contract=contract, amount=amount)
+    else:
+        led.say(seat, "raspis_free", contract=contract)
+    for other in st.active():
+        if other != seat:
+            led.add(other, payout, "payout", "raspis_payout", amount=payout)
+    st.raspis[seat] += 1
+    if ag["raspis_third_penalty"] and st.raspis[seat] % 3 == 0:
+        led.add(seat, -ag["penalty"], "penalty", "raspis_penalty", count=st.raspis[seat],
+                amount=-ag["penalty"])
+        led.event(seat, "raspis_penalty")
+
+
+def _score_talon(st: State, rec: Play | Raspis, led: Ledger, ag: Mapping, mult: int) -> None:
+    """Step 5: the 4-player dealer scores the talon (its marriage is never doubled)."""
+    mode, prikup = ag["four_dealer_prikup"], rec.prikup
+    if st.players < 4 or mode == "none" or prikup is None:
+        return
+    dealer = st.dealer
+    if mode == "points":
+        rounded = round_points(prikup.points, ag["rounding"])
+        led.add(dealer, rounded * mult, "talon", "talon_points", points=prikup.points,
+                rounded=rounded * mult)
+    else:
+        amount = 50 * (prikup.aces or 0) * mult
+        led.add(dealer, amount, "talon", "talon_aces", aces=prikup.aces or 0, amount=amount)
+    if prikup.marriage:
+        value = marriage_value(prikup.marriage)
+        led.add(dealer, value, "talon", "talon_marriage", sign=marriage_sign(prikup.marriage),
+                value=value)
+
+
+def _reaches(score: int, ag: Mapping) -> bool:
+    """Step 12's test: at the target, or strictly above it with barrel_win_over_target."""
+    return score > ag["target"] if ag["barrel_win_over_target"] else score >= ag["target"]
+
+
+def _freeze(st: State, led: Ledger, ag: Mapping, on_barrel: set[int]) -> set[int]:
+    """Step 8: a barrel player keeps only what may reach him; returns who was credited."""
+    credited = set()
+    for seat in on_barrel:
+        kept = []
+        for c in led.credits[seat]:
+            keep = c.amount <= 0
+            if c.kind == "own_made" or (c.kind == "defender" and ag["barrel_defender_win"]):
+                keep = _reaches(st.score[seat] + sum(k.amount for k in kept) + c.amount, ag)
+                if keep and c.amount > 0:
+                    credited.add(seat)
+            elif c.kind == "own_failed" and ag["barrel_failed_contract"] == "attempt_only":
+                keep = False
+                led.say(seat, "frozen_failed", amount=c.amount)
+                continue
+            if keep:
+                kept.append(c)
+            elif c.amount:
+                led.say(seat, "frozen", amount=c.amount)
+        led.credits[seat] = kept
+    return credited
+
+
+def _apply(st: State, led: Ledger) -> None:
+    """Add every remaining credit to the scores."""
+    for seat, credits in enumerate(led.credits):
+        st.score[seat] += sum(c.amount for c in credits)
+        credits.clear()
+
+
+def _bolts(st: State, rec: Play, led: Ledger, ag: Mapping, golden: bool) -> None:
+    """Step 9: bolts for a trickless (or pointless) seat, and their penalties."""
+    penalty_rule = ag["bolt_penalty"]
+    weight = 2 if (rec.dark and ag["dark_double_bolts"]) or (
+        golden and ag["golden_double_bolts"]) else 1
+    for seat in st.active():
+        exempt = seat == rec.declarer and ag["bolt_own_game_exempt"]
+        if exempt:
+            continue
+        if ag["bolt_counts"] == "no_tricks":
+            bolt = seat in rec.no_tricks
+        else:
+            taken = round_points(rec.points[seat], ag["rounding"])
+            bolt = taken + sum(marriage_value(s) for s in rec.marriages.get(seat, ())) == 0
+        if not bolt:
+            if penalty_rule == "three_in_a_row":
+                st.bolts[seat] = 0
+            continue
+        st.bolts[seat] += weight
+        led.event(seat, "bolt", **({"weight": 2} if weight == 2 else {}))
+        if penalty_rule == "three_in_a_row":
+            led.say(seat, "bolt_run", count=st.bolts[seat])
+        else:
+            led.say(seat, "bolt_double" if weight == 2 else "bolt", count=st.bolts[seat])
+        if penalty_rule != "none" and st.bolts[seat] >= 3:
+            st.bolts[seat] = 0 if penalty_rule == "three_in_a_row" else st.bolts[seat] - 3
+            st.score[seat] -= ag["penalty"]
+            led.say(seat, "bolt_penalty", amount=-ag["penalty"])
+            led.event(seat, "bolt_penalty")
+
+
+def _barrel_attempts(st: State, led: Ledger, ag: Mapping, on_barrel: set[int],
+                     credited: set[int]) -> None:
+    """Step 10: leave below the threshold; use an attempt; fall when they run out."""
+    _leave_barrel(st, led, ag)
+    limit = ag["barrel_attempts"]
+    for seat in sorted(on_barrel & set(st.barrel)):
+        if seat not in st.active() and not ag["barrel_count_sitting_out"]:
+            continue
+        st.barrel[seat] += 1
+        used = st.barrel[seat]
+        if limit:
+            led.say(seat, "barrel_attempt", used=used, max=limit)
+        else:
+            led.say(seat, "barrel_attempt_unlimited", used=used)
+        if limit and used >= limit and seat not in credited:
+            _fall(st, led, ag, seat, "attempts")
+
+
+def _leave_barrel(st: State, led: Ledger, ag: Mapping) -> None:
+    """A barrel player now below the threshold simply leaves: no fall."""
+    for seat in sorted(st.barrel):
+        if st.score[seat] < ag["barrel_threshold"]:
+            del st.barrel[seat]
+            led.say(seat, "barrel_leave", threshold=ag["barrel_threshold"])
+            led.event(seat, "barrel_leave")
+
+
+def _fall(st: State, led: Ledger, ag: Mapping, seat: int, cause: str) -> None:
+    """A fall off the barrel, and step 14's third-fall rule right after it."""
+    st.barrel.pop(seat, None)
+    before = st.score[seat]
+    if cause == "attempts" and ag["barrel_fall"] == "zero":
+        st.score[seat] = 0
+    else:
+        st.score[seat] -= ag["penalty"]
+    led.say(seat, f"fall_{cause}", amount=st.score[seat] - before)
+    led.event(seat, "barrel_fall", cause=cause)
+    st.falls[seat] += 1
+    if ag["barrel_three_falls_zero"] and st.falls[seat] >= 3:
+        st.falls[seat] = 0
+        st.score[seat] = 0
+        led.say(seat, "three_falls")
+        led.event(seat, "three_falls_zero")
+
+
+def _after_deal(st: State, led: Ledger, ag: Mapping, on_barrel: set[int], credited: set[int],
+                declarer: int | None) -> None:
+    """Steps 11–13: samosval, the winner, and barrel entry."""
+    _samosval(st, led, ag)
+    _winner(st, led, ag, on_barrel, credited, declarer)
+    if ag["barrel"]:
+        _enter_barrel(st, led, ag)
+
+
+def _samosval(st: State, led: Ledger, ag: Mapping) -> None:
+    """Step 11: exactly 555 (or −555 where agreed) becomes 0."""
+    value = ag["samosval"]
+    if not value:
+        return
+    for seat, score in enumerate(st.score):
+        if score == value or (ag["samosval_negative"] and score == -value):
+            st.score[seat] = 0
+            led.say(seat, "samosval", value=score)
+            led.event(seat, "samosval")
+
+
+def _winner(st: State, led: Ledger, ag: Mapping, on_barrel: set[int], credited: set[int],
+            declarer: int | None) -> None:
+    """Step 12: who wins now, if anybody; ties from the dealer's left."""
+    candidates = []
+    for seat, score in enumerate(st.score):
+        if not _reaches(score, ag):
+            continue
+        if not ag["barrel"]:
+            candidates.append(seat)
+        elif seat in on_barrel:
+            # From the barrel only what step 8 credited can win: his own made contract,
+            # or (barrel_defender_win) his defender points.
+            if seat in credited:
+                candidates.append(seat)
+        elif ag["barrel_direct_win"]:
+            candidates.append(seat)
+    if not candidates:
+        return
+    if declarer in candidates:
+        winner = declarer
+    else:
+        order = [(st.dealer + k) % st.players for k in range(1, st.players + 1)]
+        winner = max(candidates, key=lambda s: (st.score[s], -order.index(s)))
+    st.winner = winner
+    st.barrel.pop(winner, None)
+    led.say(winner, "win", score=st.score[winner])
+    led.event(winner, "win")
+
+
+def _enter_barrel(st: State, led: Ledger, ag: Mapping) -> None:
+    """Step 13: sit on the barrel; simultaneous entries and push-offs."""
+    threshold = ag["barrel_threshold"]
+    entering = [s for s in range(st.players)
+                if s != st.winner and s not in st.barrel and st.score[s] >= threshold]
+    if not entering:
+        return
+    sitting = sorted(st.barrel)
+    for seat in entering:
+        led.say(seat, "barrel_enter", score=st.score[seat], threshold=threshold)
+        led.event(seat, "barrel_enter")
+        st.barrel[seat] = 0
+        if ag["barrel_clamp"] and st.score[seat] != threshold:
+            st.score[seat] = threshold
+            led.say(seat, "barrel_clamp", threshold=threshold)
+    if len(entering) > 1 and ag["barrel_single"]:
+        for seat in entering:
+            _fall(st, led, ag, seat, "simultaneous")
+        return
+    if ag["barrel_push_off"]:
+        for seat in sitting:
+            _fall(st, led, ag, seat, "push_off")
+
+
+def _golden_round(st: State, led: Ledger, ag: Mapping, made: bool) -> None:
+    """§5: count the golden deal; at the round's end, reset, replay or keep."""
+    st.golden_made = st.golden_made or made
+    st.golden_left -= 1
+    if st.golden_left or st.golden_made or st.winner is not None:
+        return
+    outcome = ag["golden_on_fail"]
+    if outcome == "reset":
+        for seat in range(st.players):
+            st.score[seat] = st.bolts[seat] = st.falls[seat] = st.raspis[seat] = 0
+            led.say(seat, "golden_reset")
+        st.barrel.clear()
+        led.event(None, "golden_reset")
+    elif outcome == "replay":
+        st.golden_left = st.players
+        led.event(None, "golden_replay")
+        for seat in range(st.players):
+            led.say(seat, "golden_replay")
+
+
+# --- adjustments -----------------------------------------------------------------
+
+
+def _score_adjustment(st: State, rec: Adjustment, led: Ledger, ag: Mapping) -> None:
+    """An adjustment: its amount (a barrel bonus is frozen), then steps 10 (leave) to 14."""
+    on_barrel = set(st.barrel)
+    kind = "bonus" if rec.amount > 0 else "penalty"
+    led.add(rec.player, rec.amount, kind, "adjustment", reason=rec.reason, amount=rec.amount)
+    credited = _freeze(st, led, ag, on_barrel)
+    _apply(st, led)
+    _leave_barrel(st, led, ag)
+    _after_deal(st, led, ag, on_barrel, credited, declarer=None)
+
+
+# --- the protocol ----------------------------------------------------------------
+
+
+def _protocol(game: Game, st: State, rows: list[Row], ag: Mapping) -> Protocol:
+    """Freeze the final state into a Protocol."""
+    limit = ag["barrel_attempts"]
+    barrel = tuple(BarrelSeat(seat, (limit - used) if limit else None)
+                   for seat, used in sorted(st.barrel.items()))
+    nxt = None
+    if st.winner is None:
+        nxt = NextDeal(dealer=st.dealer, golden=st.golden_left > 0,
+                       forced_declarer=st.forced(ag), active=st.active())
+    return Protocol(players=game.players, rows=tuple(rows), score=tuple(st.score),
+                    bolts=tuple(st.bolts), barrel=barrel, falls=tuple(st.falls),
+                    raspis=tuple(st.raspis), next=nxt, winner=st.winner)
+
+

@@ -1,0 +1,214 @@
+"""RULES.md §3: whether a record may stand, given the state of the game before it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from scorer.engine.errors import RuleError
+from scorer.engine.records import HALF_SUITS, SUITS, Adjustment, Play, Prikup, Raspis, Record
+
+
+@dataclass(frozen=True)
+class DealContext:
+    """What validation needs to know about the game just before a record."""
+
+    deal: int
+    players: int
+    dealer: int
+    active: tuple[int, ...]
+    first_hand: int
+    forced: int
+    golden: bool
+    barrel: frozenset[int]
+    raspis: tuple[int, ...]
+    finished: bool
+
+
+def validate(record: Record, ctx: DealContext, ag: Mapping) -> None:
+    """Refuse ``record`` with a RuleError if any rule of §3 forbids it."""
+    if ctx.finished:
+        raise RuleError(ctx.deal, "type", "after_win")
+    if isinstance(record, Play | Raspis):
+        _declarer(record, ctx)
+        _contract(record, ctx, ag)
+        if isinstance(record, Play):
+            _points(record, ctx)
+            _marriages(record, ctx, ag)
+            _no_tricks(record, ctx, ag)
+        _dark(record, ctx, ag)
+        if isinstance(record, Raspis):
+            _raspis(record, ctx, ag)
+        _prikup(record.prikup, ctx, ag)
+    elif isinstance(record, Adjustment):
+        _adjustment(record, ctx, ag)
+
+
+def _declarer(rec: Play | Raspis, ctx: DealContext) -> None:
+    """The declarer plays this deal; on a golden deal he is the forced seat."""
+    if rec.declarer not in ctx.active:
+        raise RuleError(ctx.deal, "declarer", "declarer.active", seat=rec.declarer)
+    if ctx.golden and rec.declarer != ctx.forced:
+        raise RuleError(ctx.deal, "declarer", "declarer.golden", seat=rec.declarer,
+                        expected=ctx.forced)
+
+
+def _contract(rec: Play | Raspis, ctx: DealContext, ag: Mapping) -> None:
+    """A multiple of bid_step from 100 to max_contract; 120 on golden and dark deals."""
+    c, d = rec.contract, ctx.deal
+    if ctx.golden and not ag["golden_raise"] and c != 120:
+        raise RuleError(d, "contract", "contract.golden", got=c)
+    if ctx.golden and ag["golden_raise"] and c < 120:
+        raise RuleError(d, "contract", "contract.golden_raise", got=c)
+    if rec.dark and not ctx.golden and c != 120:
+        raise RuleError(d, "contract", "contract.dark", got=c)
+    if c < 100:
+        raise RuleError(d, "contract", "contract.min", got=c)
+    if c % ag["bid_step"]:
+        raise RuleError(d, "contract", "contract.step", step=ag["bid_step"], got=c)
+    if c > ag["max_contract"]:
+        raise RuleError(d, "contract", "contract.max", max=ag["max_contract"], got=c)
+
+
+def _points(rec: Play, ctx: DealContext) -> None:
+    """0–120 per active seat, never 1 or 119, summing to 120 (at most 120 for two)."""
+    d = ctx.deal
+    for seat, p in enumerate(rec.points):
+        if seat not in ctx.active:
+            if p is not None:
+                raise RuleError(d, "points", "points.inactive", seat=seat)
+            continue
+        if p is None:
+            raise RuleError(d, "points", "points.missing", seat=seat)
+        if not 0 <= p <= 120:
+            raise RuleError(d, "points", "points.range", seat=seat, got=p)
+        if p in (1, 119):
+            raise RuleError(d, "points", "points.one", seat=seat, got=p)
+    total = sum(p for p in rec.points if p is not None)
+    if ctx.players == 2 and total > 120:
+        raise RuleError(d, "points", "points.sum2", got=total)
+    if ctx.players != 2 and total != 120:
+        raise RuleError(d, "points", "points.sum", got=total)
+
+
+def _marriages(rec: Play, ctx: DealContext, ag: Mapping) -> None:
+    """Each suit once per deal; ace and half marriages only where agreed."""
+    d, used = ctx.deal, set()
+    for seat, suits in rec.marriages.items():
+        if seat not in ctx.active:
+            raise RuleError(d, "marriages", "marriages.inactive", seat=seat)
+        for suit in suits:
+            if suit == "ace" and not ag["ace_marriage"]:
+                raise RuleError(d, "marriages", "marriages.ace_off", seat=seat)
+            if suit in HALF_SUITS and not ag["half_marriage"]:
+                raise RuleError(d, "marriages", "marriages.half_off", seat=seat)
+            base = suit.removeprefix("half_")
+            if base in used:
+                rule = "marriages.twice" if suit == base else "marriages.half_used"
+                raise RuleError(d, "marriages", rule, seat=seat, suit=suit)
+            used.add(base)
+
+
+def _no_tricks(rec: Play, ctx: DealContext, ag: Mapping) -> None:
+    """A seat with no trick has 0 points and declared nothing (declarer's exception)."""
+    d = ctx.deal
+    for seat in sorted(rec.no_tricks):
+        if seat not in ctx.active:
+            raise RuleError(d, "no_tricks", "no_tricks.inactive", seat=seat)
+        if rec.points[seat]:
+            raise RuleError(d, "no_tricks", "no_tricks.points", seat=seat, got=rec.points[seat])
+        exempt = seat == rec.declarer and ag["marriage_on_first_lead"]
+        if rec.marriages.get(seat) and not exempt:
+            raise RuleError(d, "marriages", "marriages.no_tricks", seat=seat)
+
+
+def _dark(rec: Play | Raspis, ctx: DealContext, ag: Mapping) -> None:
+    """Dark only where agreed, by the first hand, not golden, not near the barrel."""
+    if not rec.dark:
+        return
+    d = ctx.deal
+    if not ag["dark"]:
+        raise RuleError(d, "dark", "dark.off")
+    if ctx.golden:
+        raise RuleError(d, "dark", "dark.golden")
+    if rec.declarer != ctx.first_hand:
+        raise RuleError(d, "dark", "dark.first_hand", expected=ctx.first_hand)
+    if ag["dark_not_on_barrel"] and ctx.barrel:
+        raise RuleError(d, "dark", "dark.barrel")
+
+
+def _raspis(rec: Raspis, ctx: DealContext, ag: Mapping) -> None:
+    """A concession where agreed, within its limit and the barrel rule."""
+    d, seat = ctx.deal, rec.declarer
+    if not ag["raspis"]:
+        raise RuleError(d, "type", "raspis.off")
+    if ag["raspis_limit"] and ctx.raspis[seat] >= ag["raspis_limit"]:
+        raise RuleError(d, "type", "raspis.limit", seat=seat, max=ag["raspis_limit"])
+    if ctx.golden and not ag["raspis_golden"]:
+        raise RuleError(d, "type", "raspis.golden")
+    if rec.dark and not ag["dark_raspis"]:
+        raise RuleError(d, "dark", "raspis.dark")
+    rule = ag["raspis_barrel"]
+    if rule == "not_barrel_player" and seat in ctx.barrel:
+        raise RuleError(d, "declarer", "raspis.barrel_player", seat=seat)
+    if rule == "nobody_if_barrel" and ctx.barrel:
+        raise RuleError(d, "type", "raspis.barrel_anybody")
+
+
+def _prikup(prikup: Prikup | None, ctx: DealContext, ag: Mapping) -> None:
+    """The 4-player talon: present exactly when scored, and physically possible."""
+    d, mode = ctx.deal, ag["four_dealer_prikup"]
+    if ctx.players != 4:
+        if prikup is not None:
+            raise RuleError(d, "prikup", "prikup.four_only")
+        return
+    if mode == "none":
+        if prikup is not None:
+            raise RuleError(d, "prikup", "prikup.off")
+        return
+    if prikup is None:
+        raise RuleError(d, "prikup", "prikup.required")
+    if not 0 <= prikup.points <= 33:
+        raise RuleError(d, "prikup", "prikup.points", got=prikup.points)
+    if prikup.marriage is not None:
+        if prikup.marriage in HALF_SUITS and not ag["half_marriage"]:
+            raise RuleError(d, "prikup", "marriages.half_off")
+        if prikup.marriage not in (*SUITS, *HALF_SUITS):
+            raise RuleError(d, "prikup", "prikup.marriage", got=prikup.marriage)
+    aces = prikup.aces
+    if mode == "aces" and aces is None:
+        raise RuleError(d, "prikup", "prikup.aces_required")
+    if aces is not None and not 0 <= aces <= 3:
+        raise RuleError(d, "prikup", "prikup.aces", got=aces)
+    if not _talon_fits(prikup.points, prikup.marriage, aces):
+        raise RuleError(d, "prikup", "prikup.fit", points=prikup.points)
+
+
+def _talon_fits(points: int, marriage: str | None, aces: int | None) -> bool:
+    """Whether three cards can hold that many points, that marriage and those aces."""
+    pair = 0 if marriage is None else 2
+    pair_points = 0 if marriage is None else (5 if marriage in HALF_SUITS else 7)
+    free = 3 - pair - (aces or 0)
+    if free < 0:
+        return False
+    low = pair_points + 11 * (aces or 0)
+    # Where the aces are counted, every other card is worth at most 10 (a ten).
+    high = low + (10 if aces is not None else 11) * free
+    return low <= points <= high
+
+
+def _adjustment(rec: Adjustment, ctx: DealContext, ag: Mapping) -> None:
+    """Cut-nines and four-nines adjustments only where agreed, at their fixed amounts."""
+    d = ctx.deal
+    if rec.reason == "cut_nines":
+        if not ag["cut_nines_penalty"]:
+            raise RuleError(d, "reason", "reason.cut_nines_off")
+        if rec.amount != -ag["penalty"]:
+            raise RuleError(d, "amount", "amount.cut_nines", penalty=ag["penalty"])
+    elif rec.reason == "four_nines":
+        if not ag["four_nines_bonus"]:
+            raise RuleError(d, "reason", "reason.four_nines_off")
+        if rec.amount != ag["four_nines_bonus"]:
+            raise RuleError(d, "amount", "amount.four_nines", bonus=ag["four_nines_bonus"])
+    elif rec.amount == 0:
+        raise RuleError(d, "amount", "amount.zero")
