@@ -20,7 +20,7 @@ REASON_TEXTS: dict[str, tuple[str, str]] = {
                    "заказ {contract} сыгран: пишет всё взятое, {amount}"),
     "failed": ("contract {contract} failed: {taken_expr} < {contract}, −{contract}",
                "заказ {contract} не сыгран: {taken_expr} < {contract}, −{contract}"),
-    "doubled": ("×2 ({why}): {amount:+d}", "×2 ({why}): {amount:+d}"),
+    "doubled": ("×2 ({why}): {amount}", "×2 ({why}): {amount}"),
     "dark_cap": ("dark game made: +240", "тёмная сыграна: +240"),
     "dark_failed": ("dark game lost: −240", "тёмная не сыграна: −240"),
     "not_doubled": ("defenders are not doubled in the dark [dark_double_defenders]",
@@ -30,31 +30,31 @@ REASON_TEXTS: dict[str, tuple[str, str]] = {
     "talon_aces": ("talon aces {aces} × 50 = {amount}", "тузы в прикупе {aces} × 50 = {amount}"),
     "talon_marriage": ("talon marriage {sign} {value} (never doubled)",
                        "марьяж в прикупе {sign} {value} (не удваивается)"),
-    "raspis_declarer": ("concession of {contract}: {amount:+d}", "роспись {contract}: {amount:+d}"),
+    "raspis_declarer": ("concession of {contract}: {amount}", "роспись {contract}: {amount}"),
     "raspis_free": ("concession of {contract}: nothing subtracted [raspis_subtract]",
                     "роспись {contract}: заказ не вычитается [raspis_subtract]"),
-    "raspis_payout": ("concession payout {amount:+d} [raspis_payout]",
-                      "за роспись {amount:+d} [raspis_payout]"),
-    "raspis_penalty": ("concession no. {count}: {amount:+d} [raspis_third_penalty]",
-                       "роспись № {count}: {amount:+d} [raspis_third_penalty]"),
-    "frozen": ("on the barrel: {amount:+d} not credited [barrel]",
-               "на бочке: {amount:+d} не записывается [barrel]"),
-    "frozen_failed": ("on the barrel: {amount:+d} costs only the attempt [barrel_failed_contract]",
-                      "на бочке: {amount:+d} не вычитается, только попытка "
+    "raspis_payout": ("concession payout {amount} [raspis_payout]",
+                      "за роспись {amount} [raspis_payout]"),
+    "raspis_penalty": ("concession no. {count}: {amount} [raspis_third_penalty]",
+                       "роспись № {count}: {amount} [raspis_third_penalty]"),
+    "frozen": ("on the barrel: {amount} not credited [barrel]",
+               "на бочке: {amount} не записывается [barrel]"),
+    "frozen_failed": ("on the barrel: {amount} costs only the attempt [barrel_failed_contract]",
+                      "на бочке: {amount} не вычитается, только попытка "
                       "[barrel_failed_contract]"),
     "bolt": ("bolt ({count} of 3)", "болт ({count} из 3)"),
     "bolt_double": ("double bolt ({count} of 3)", "двойной болт ({count} из 3)"),
     "bolt_run": ("bolt, {count} in a row", "болт, {count} подряд"),
-    "bolt_penalty": ("three bolts: {amount:+d} [bolt_penalty]", "три болта: {amount:+d} [bolt_penalty]"),
+    "bolt_penalty": ("three bolts: {amount} [bolt_penalty]", "три болта: {amount} [bolt_penalty]"),
     "barrel_leave": ("below {threshold}: off the barrel", "меньше {threshold}: сходит с бочки"),
     "barrel_attempt": ("barrel attempt {used} of {max}", "попытка на бочке {used} из {max}"),
     "barrel_attempt_unlimited": ("barrel deal {used}", "кон на бочке {used}"),
-    "fall_attempts": ("fell off the barrel: {amount:+d} [barrel_fall]",
-                      "слетел с бочки: {amount:+d} [barrel_fall]"),
-    "fall_push_off": ("pushed off the barrel: {amount:+d} [barrel_push_off]",
-                      "сброшен с бочки: {amount:+d} [barrel_push_off]"),
-    "fall_simultaneous": ("entered the barrel together with another: {amount:+d} [barrel_single]",
-                          "на бочку одновременно с другим: {amount:+d} [barrel_single]"),
+    "fall_attempts": ("fell off the barrel: {amount} [barrel_fall]",
+                      "слетел с бочки: {amount} [barrel_fall]"),
+    "fall_push_off": ("pushed off the barrel: {amount} [barrel_push_off]",
+                      "сброшен с бочки: {amount} [barrel_push_off]"),
+    "fall_simultaneous": ("entered the barrel together with another: {amount} [barrel_single]",
+                          "на бочку одновременно с другим: {amount} [barrel_single]"),
     "three_falls": ("third fall: score set to 0 [barrel_three_falls_zero]",
                     "третье падение: очки обнуляются [barrel_three_falls_zero]"),
     "samosval": ("exactly {value}: samosval, score set to 0 [samosval]",
@@ -67,7 +67,7 @@ REASON_TEXTS: dict[str, tuple[str, str]] = {
                      "золотой кон никто не сыграл: все очки обнуляются [golden_on_fail]"),
     "golden_replay": ("no golden contract made: another golden round [golden_on_fail]",
                       "золотой кон никто не сыграл: золотой кон снова [golden_on_fail]"),
-    "adjustment": ("{reason}: {amount:+d}", "{reason}: {amount:+d}"),
+    "adjustment": ("{reason}: {amount}", "{reason}: {amount}"),
     "redeal": ("redeal: nothing scored", "пересдача: ничего не записывается"),
 }
 
@@ -81,6 +81,11 @@ WORDS: dict[str, tuple[str, str]] = {
     "misdeal": ("misdeal", "ошибка при сдаче"),
     "other": ("adjustment", "поправка"),
 }
+
+
+def signed(value: int) -> str:
+    """+20, −120, 0: the way a score sheet writes a change."""
+    return f"{value:+d}".replace("-", "−") if value else "0"
 
 
 def word(key: str, lang: str) -> str:
@@ -101,6 +106,8 @@ class Reason:
         en, ru = REASON_TEXTS[self.code]
         params = {k: (word(v, lang) if k in ("why", "rule", "reason") else v)
                   for k, v in self.params.items()}
+        if "amount" in params:
+            params["amount"] = signed(params["amount"])
         return (ru if lang == "ru" else en).format(**params)
 
 

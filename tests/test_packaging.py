@@ -1,0 +1,28 @@
+"""``pip install .`` ships rules/ and templates/ inside the package, not beside it."""
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+from scorer.paths import data_dir
+
+
+def test_data_dirs_are_found():
+    """The catalog and the templates are found wherever the package runs from."""
+    assert (data_dir("rules") / "catalog.toml").is_file()
+    assert (data_dir("rules") / "presets" / "classic.toml").is_file()
+    assert data_dir("templates").is_dir()
+
+
+def test_wheel_ships_rules_inside_the_package(tmp_path):
+    """A real wheel holds scorer/rules/*.toml and no top-level ``rules`` package."""
+    root = Path(__file__).resolve().parents[1]  # the checkout the tests run in
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
+                    str(tmp_path), str(root)], check=True, capture_output=True)
+    wheel = next(tmp_path.glob("scorer-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "scorer/rules/catalog.toml" in names
+    assert "scorer/rules/presets/polish.toml" in names
+    assert not any(n.startswith(("rules/", "templates/")) for n in names)
+    assert any(n.startswith("scorer/templates/") for n in names)
