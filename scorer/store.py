@@ -1,0 +1,318 @@
+"""Games and deal records in SQLite (sqlite-utils), with revisions: nothing is overwritten.
+
+A game row holds the game log's head (players, agreements, first dealer, title...).
+Each deal is a slot with a fixed position in the game; what it says lives in
+revisions.  Editing or deleting a deal appends a revision (a delete is a revision
+whose record is NULL), so every earlier state survives and a deleted deal can be
+restored.  Scores are never stored: they are derived by replaying the records.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+MAX_DEALS = 2000
+
+migrations = Migrations("scorer")
+
+
+@migrations()
+def m001_games_and_deals(db: Database) -> None:
+    """Create games, deal slots and their revisions."""
+    db["games"].create(
+        {
+            "id": int,
+            "edit_token": str,
+            "view_token": str,
+            "head": str,  # the game log without "deals", as JSON
+            "version": int,  # bumped on every change; the read-only page's ETag
+            "created": str,
+            "updated": str,
+        },
+        pk="id",
+        not_null={"edit_token", "view_token", "head", "version", "created", "updated"},
+    )
+    db["games"].create_index(["edit_token"], unique=True)
+    db["games"].create_index(["view_token"], unique=True)
+    db["deals"].create(
+        {"id": int, "game_id": int, "seq": int, "created": str},
+        pk="id",
+        foreign_keys=[("game_id", "games", "id")],
+        not_null={"game_id", "seq", "created"},
+    )
+    db["deals"].create_index(["game_id", "seq"], unique=True)
+    db["revisions"].create(
+        {"id": int, "deal_id": int, "rev": int, "record": str, "note": str, "created": str},
+        pk="id",
+        foreign_keys=[("deal_id", "deals", "id")],
+        not_null={"deal_id", "rev", "note", "created"},
+    )
+    db["revisions"].create_index(["deal_id", "rev"], unique=True)
+
+
+def now() -> str:
+    """The current UTC time as an ISO string."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def new_token() -> str:
+    """An unguessable link token: 24 random bytes, 192 bits."""
+    return secrets.token_urlsafe(24)
+
+
+def connect(path: str | Path) -> Database:
+    """Open the database with the pragmas every connection needs."""
+    conn = sqlite3.connect(str(path), timeout=10, check_same_thread=False)
+    db = Database(conn)
+    # WAL lets the read-only pages read while a deal is written; FULL sync makes a
+    # committed deal survive a power cut, not just a killed process.
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA foreign_keys=ON")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("PRAGMA busy_timeout=10000")
+    return db
+
+
+def migrate(db: Database) -> None:
+    """Apply any pending schema migrations."""
+    migrations.apply(db)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One stored game: its id, link tokens, log head and change counter."""
+
+    id: int
+    edit_token: str
+    view_token: str
+    head: dict[str, Any]
+    version: int
+    created: str
+    updated: str
+
+
+@dataclass(frozen=True)
+class DealSlot:
+    """A deal's place in the game with its latest revision (record None = deleted)."""
+
+    id: int
+    seq: int
+    rev: int
+    record: dict[str, Any] | None
+
+
+class Store:
+    """Game storage over one sqlite-utils connection."""
+
+    def __init__(self, db: Database):
+        self.db = db
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[Store]:
+        """A write transaction taken up front, so validation sees the final state."""
+        # BEGIN IMMEDIATE takes the write lock before we read, so two scorekeepers
+        # posting at once are serialised instead of one failing with SQLITE_BUSY.
+        self.db.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self
+        except BaseException:
+            self.db.conn.execute("ROLLBACK")
+            raise
+        self.db.conn.execute("COMMIT")
+
+    # -- games ---------------------------------------------------------------
+
+    def create_game(self, head: dict[str, Any], records: list[dict] | None = None) -> GameRow:
+        """Store a new game (and optionally its deals) and return it."""
+        stamp = now()
+        head = {k: v for k, v in head.items() if k != "deals"}
+        with self.writing():
+            game_id = self.db["games"].insert(
+                {
+                    "edit_token": new_token(),
+                    "view_token": new_token(),
+                    "head": json.dumps(head, ensure_ascii=False),
+                    "version": 1,
+                    "created": stamp,
+                    "updated": stamp,
+                }
+            ).last_pk
+            for record in records or []:
+                self._append(game_id, record, stamp)
+        return self.game(game_id)
+
+    def game(self, game_id: int) -> GameRow | None:
+        """The game with this id, or None."""
+        rows = list(self.db.query("select * from games where id = ?", [game_id]))
+        return _game_row(rows[0]) if rows else None
+
+    def game_by_token(self, token: str) -> tuple[GameRow, bool] | None:
+        """The game an edit or view token opens, and whether it may edit."""
+        rows = list(
+            self.db.query(
+                "select * from games where edit_token = ? or view_token = ?", [token, token]
+            )
+        )
+        if not rows:
+            return None
+        row = _game_row(rows[0])
+        return row, secrets.compare_digest(row.edit_token, token)
+
+    def games(self, tokens: list[str] | None) -> list[GameRow]:
+        """Games newest first: those whose tokens are given, or all when tokens is None."""
+        if tokens is None:
+            rows = self.db.query("select * from games order by updated desc, id desc")
+        elif not tokens:
+            return []
+        else:
+            marks = ",".join("?" * len(tokens))
+            rows = self.db.query(
+                f"select * from games where edit_token in ({marks}) or view_token in ({marks})"
+                " order by updated desc, id desc",
+                [*tokens, *tokens],
+            )
+        return [_game_row(r) for r in rows]
+
+    def version(self, game_id: int) -> int:
+        """The game's change counter (cheap: used for ETags)."""
+        rows = list(self.db.query("select version from games where id = ?", [game_id]))
+        return rows[0]["version"] if rows else 0
+
+    def _touch(self, game_id: int, stamp: str) -> None:
+        """Bump the game's version after a change."""
+        self.db.execute(
+            "update games set version = version + 1, updated = ? where id = ?", [stamp, game_id]
+        )
+
+    # -- deals ---------------------------------------------------------------
+
+    def slots(self, game_id: int) -> list[DealSlot]:
+        """Every deal slot of the game in order, with its latest revision."""
+        rows = self.db.query(
+            """
+            select d.id, d.seq, r.rev, r.record from deals d
+            join revisions r on r.deal_id = d.id
+            where d.game_id = ? and r.rev = (
+                select max(rev) from revisions where deal_id = d.id)
+            order by d.seq
+            """,
+            [game_id],
+        )
+        return [
+            DealSlot(r["id"], r["seq"], r["rev"], json.loads(r["record"]) if r["record"] else None)
+            for r in rows
+        ]
+
+    def records(self, game_id: int) -> list[dict]:
+        """The game's live deal records in order (deleted ones left out)."""
+        return [s.record for s in self.slots(game_id) if s.record is not None]
+
+    def history(self, deal_id: int) -> list[dict]:
+        """Every revision of one deal, oldest first."""
+        rows = self.db.query(
+            "select rev, record, note, created from revisions where deal_id = ? order by rev",
+            [deal_id],
+        )
+        return [
+            {**r, "record": json.loads(r["record"]) if r["record"] else None} for r in rows
+        ]
+
+    def _append(self, game_id: int, record: dict, stamp: str) -> int:
+        """Add a deal slot at the end with its first revision; return the slot id."""
+        count = next(self.db.query("select count(*) n from deals where game_id = ?", [game_id]))
+        if count["n"] >= MAX_DEALS:
+            raise LimitError(MAX_DEALS)
+        top = next(
+            self.db.query("select coalesce(max(seq), 0) m from deals where game_id = ?", [game_id])
+        )["m"]
+        deal_id = self.db["deals"].insert(
+            {"game_id": game_id, "seq": top + 1, "created": stamp}
+        ).last_pk
+        self._revise(deal_id, record, "add", stamp)
+        return deal_id
+
+    def _revise(self, deal_id: int, record: dict | None, note: str, stamp: str) -> None:
+        """Append a revision to a deal."""
+        top = next(
+            self.db.query("select coalesce(max(rev), 0) m from revisions where deal_id = ?",
+                          [deal_id])
+        )["m"]
+        self.db["revisions"].insert(
+            {
+                "deal_id": deal_id,
+                "rev": top + 1,
+                "record": None if record is None else json.dumps(record, ensure_ascii=False),
+                "note": note,
+                "created": stamp,
+            }
+        )
+
+    def add_deal(self, game_id: int, record: dict) -> int:
+        """Append a deal record (call inside writing()); return its slot id."""
+        stamp = now()
+        deal_id = self._append(game_id, record, stamp)
+        self._touch(game_id, stamp)
+        return deal_id
+
+    def revise_deal(self, game_id: int, deal_id: int, record: dict | None, note: str) -> None:
+        """Edit (record), delete (None) or restore a deal by adding a revision."""
+        stamp = now()
+        owner = list(self.db.query("select game_id from deals where id = ?", [deal_id]))
+        if not owner or owner[0]["game_id"] != game_id:
+            raise KeyError(deal_id)
+        self._revise(deal_id, record, note, stamp)
+        self._touch(game_id, stamp)
+
+    def last_record(self, deal_id: int) -> dict | None:
+        """The newest non-empty record of a deal (what a restore brings back)."""
+        rows = self.db.query(
+            "select record from revisions where deal_id = ? and record is not null"
+            " order by rev desc limit 1",
+            [deal_id],
+        )
+        for r in rows:
+            return json.loads(r["record"])
+        return None
+
+    def player_names(self, game_ids: list[int] | None) -> list[str]:
+        """Names used in these games (all games when None), most recent first."""
+        games = self.games(None) if game_ids is None else [
+            g for g in (self.game(i) for i in game_ids) if g
+        ]
+        seen: dict[str, None] = {}
+        for g in games:
+            for name in g.head.get("players", []):
+                seen.setdefault(name, None)
+        return list(seen)
+
+
+class LimitError(Exception):
+    """A game already holds the most deals allowed."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"at most {limit} deals per game")
+        self.limit = limit
+
+
+def _game_row(row: dict) -> GameRow:
+    """Turn a games table row into a GameRow."""
+    return GameRow(
+        id=row["id"],
+        edit_token=row["edit_token"],
+        view_token=row["view_token"],
+        head=json.loads(row["head"]),
+        version=row["version"],
+        created=row["created"],
+        updated=row["updated"],
+    )

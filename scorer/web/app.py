@@ -1,0 +1,109 @@
+"""The Flask app factory: instance folder, keys, storage, i18n, CSRF and blueprints."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask, abort, request
+from flask_wtf.csrf import CSRFProtect
+
+from scorer.paths import data_dir
+from scorer.web import db, i18n
+
+csrf = CSRFProtect()
+
+# Enough for an imported 2000-deal game log with room to spare; refuses anything huge.
+MAX_CONTENT_LENGTH = 2 * 1024 * 1024
+
+CONFIG_TEMPLATE = '''"""Settings of this scorer instance (made on first start; private)."""
+
+# Signs the session cookie (which remembers game links and the host key).
+SECRET_KEY = {secret!r}
+
+# Whoever opens the app with ?key=<HOST_KEY> sees and manages every game.
+HOST_KEY = {host!r}
+'''
+
+
+def instance_folder(test_config: dict | None) -> str | None:
+    """The data folder: test config, then $SCORER_INSTANCE, else Flask's default."""
+    if test_config and test_config.get("INSTANCE_PATH"):
+        return str(Path(test_config["INSTANCE_PATH"]).resolve())
+    env = os.environ.get("SCORER_INSTANCE")
+    return str(Path(env).resolve()) if env else None
+
+
+def ensure_instance(path: str) -> None:
+    """Create the instance folder and its config.py with fresh keys on first start."""
+    Path(path).mkdir(parents=True, exist_ok=True)
+    config = Path(path) / "config.py"
+    text = CONFIG_TEMPLATE.format(secret=secrets.token_hex(32), host=secrets.token_urlsafe(24))
+    try:
+        # O_EXCL: two workers starting at once must not end up with different keys.
+        fd = os.open(config, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the table app."""
+    app = Flask(
+        "scorer",
+        instance_path=instance_folder(test_config),
+        instance_relative_config=True,
+        template_folder=str(data_dir("templates")),
+        static_folder=str(Path(__file__).parent / "static"),
+    )
+    app.config.from_mapping(
+        DATABASE=os.path.join(app.instance_path, "scorer.sqlite"),
+        MAX_CONTENT_LENGTH=MAX_CONTENT_LENGTH,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
+        # Checked by our own guard below, after the read-only refusal (403 first).
+        WTF_CSRF_CHECK_DEFAULT=False,
+        WTF_CSRF_TIME_LIMIT=None,
+        POLL_SECONDS=5,
+    )
+    if test_config is None:
+        ensure_instance(app.instance_path)
+        app.config.from_pyfile("config.py")
+    else:
+        app.config.from_mapping(test_config)
+        if not app.config.get("SECRET_KEY") or not app.config.get("HOST_KEY"):
+            ensure_instance(app.instance_path)
+            app.config.from_pyfile("config.py")
+            app.config.from_mapping(test_config)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+
+    csrf.init_app(app)
+    i18n.init_app(app)
+    db.init_app(app)
+    app.before_request(guard_writes)
+    register_blueprints(app)
+    return app
+
+
+def guard_writes() -> None:
+    """Refuse any write through a read-only link, then check CSRF on every POST."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    if request.path.startswith("/v/"):
+        abort(403)
+    csrf.protect()
+
+
+def register_blueprints(app: Flask) -> None:
+    """Attach one blueprint per feature."""
+    from scorer.web import errors, games, play, rules_sheet, site, view
+
+    app.register_blueprint(site.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(play.bp)
+    app.register_blueprint(view.bp)
+    app.register_blueprint(rules_sheet.bp)
+    errors.init_app(app)

@@ -1,0 +1,238 @@
+"""The record-a-deal form: its defaults, and turning what was typed into a record.
+
+The form never scores anything; it only builds a GAME-FORMAT record for the engine.
+Field errors found here (a word where a number belongs, two blank points fields) are
+keyed like the engine's RuleError: (field, seat).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask_babel import gettext as _
+
+SUITS = ("hearts", "diamonds", "clubs", "spades")
+SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠", "ace": "A",
+              "half_hearts": "½♥", "half_diamonds": "½♦", "half_clubs": "½♣",
+              "half_spades": "½♠"}
+ACTIONS = ("play", "raspis", "redeal", "adjustment", "preview")
+ADJUST_REASONS = ("cut_nines", "four_nines", "misdeal", "other")
+Key = tuple[str, int | None]
+
+
+@dataclass
+class Setup:
+    """What the form offers for the next (or an edited) deal."""
+
+    players: tuple[str, ...]
+    active: tuple[int, ...]
+    dealer: int
+    golden: bool
+    forced: int | None
+    bid_step: int
+    max_contract: int
+    dark_allowed: bool
+    raspis_allowed: bool
+    marriage_kinds: tuple[str, ...]
+    prikup: str  # "points" | "aces" | "none" (only with 4 players)
+
+    @property
+    def four(self) -> bool:
+        """True with 4 players, when the dealer sits on the talon."""
+        return len(self.players) == 4
+
+    def quick_contracts(self) -> list[int]:
+        """Quick-pick contract values in steps of bid_step."""
+        top = min(self.max_contract, 100 + 9 * self.bid_step)
+        return list(range(100, top + 1, self.bid_step))
+
+
+def setup_for(game: Any, nxt: Any, dealer: int | None = None) -> Setup:
+    """The form setup from the game's agreements and the engine's next-deal state."""
+    ag = game.agreements
+    n = len(game.players)
+    if nxt is not None:
+        dealer, golden, forced, active = nxt.dealer, nxt.golden, nxt.forced_declarer, nxt.active
+    else:
+        dealer = dealer or 0
+        golden, forced = False, None
+        active = tuple(s for s in range(n) if n < 4 or s != dealer)
+    kinds = list(SUITS)
+    if ag.get("ace_marriage"):
+        kinds.append("ace")
+    if ag.get("half_marriage"):
+        kinds += [f"half_{s}" for s in SUITS]
+    return Setup(
+        players=tuple(game.players), active=tuple(active), dealer=dealer, golden=golden,
+        forced=forced, bid_step=int(ag.get("bid_step", 5)),
+        max_contract=int(ag.get("max_contract", 300)), dark_allowed=bool(ag.get("dark")),
+        raspis_allowed=bool(ag.get("raspis", True)), marriage_kinds=tuple(kinds),
+        prikup=str(ag.get("four_dealer_prikup", "points")) if n == 4 else "none",
+    )
+
+
+@dataclass
+class Entry:
+    """The form's values as strings (to re-show), plus errors by (field, seat)."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+    errors: dict[Key, str] = field(default_factory=dict)
+
+    def get(self, name: str, default: Any = "") -> Any:
+        """A submitted (or default) value."""
+        return self.values.get(name, default)
+
+    def error(self, name: str, seat: int | None = None) -> str | None:
+        """The error shown beside one field."""
+        return self.errors.get((name, seat))
+
+
+def defaults(setup: Setup) -> Entry:
+    """A fresh form for the next deal."""
+    values: dict[str, Any] = {
+        "declarer": "" if setup.forced is None else str(setup.forced),
+        "contract": "120" if setup.golden else "",
+        "dark": False,
+    }
+    for seat in setup.active:
+        values[f"points_{seat}"] = ""
+        values[f"nt_{seat}"] = True  # "took no trick" is pre-checked for a 0
+        values[f"mar_{seat}"] = []
+    return Entry(values)
+
+
+def from_record(setup: Setup, record: Mapping[str, Any]) -> Entry:
+    """A form pre-filled from an existing record (to edit it)."""
+    entry = defaults(setup)
+    v = entry.values
+    kind = record.get("type")
+    v["type"] = kind
+    if kind in ("play", "raspis"):
+        v["declarer"] = str(record.get("declarer", ""))
+        v["contract"] = str(record.get("contract", ""))
+        v["dark"] = bool(record.get("dark"))
+        prikup = record.get("prikup") or {}
+        v["prikup_points"] = str(prikup.get("points", "")) if prikup else ""
+        v["prikup_marriage"] = prikup.get("marriage") or ""
+        v["prikup_aces"] = str(prikup.get("aces", "") or "")
+    if kind == "play":
+        points = record.get("points") or []
+        no_tricks = set(record.get("no_tricks") or [])
+        marriages = record.get("marriages") or {}
+        for seat in setup.active:
+            p = points[seat] if seat < len(points) else None
+            v[f"points_{seat}"] = "" if p is None else str(p)
+            v[f"nt_{seat}"] = seat in no_tricks or p != 0
+            v[f"mar_{seat}"] = list(marriages.get(str(seat), []))
+    if kind == "redeal":
+        v["reason"] = record.get("reason") or ""
+    if kind == "adjustment":
+        v["player"] = str(record.get("player", ""))
+        v["amount"] = str(record.get("amount", ""))
+        v["reason"] = record.get("reason") or ""
+    return entry
+
+
+def read(setup: Setup, form: Mapping[str, Any], getlist) -> tuple[str, Entry]:
+    """Copy the submitted values into an Entry and return the chosen action."""
+    action = form.get("action", "play")
+    if action not in ACTIONS:
+        action = "play"
+    v: dict[str, Any] = {
+        "declarer": form.get("declarer", ""),
+        "contract": form.get("contract", "").strip(),
+        "dark": bool(form.get("dark")),
+        "prikup_points": form.get("prikup_points", "").strip(),
+        "prikup_marriage": form.get("prikup_marriage", ""),
+        "prikup_aces": form.get("prikup_aces", "").strip(),
+        "player": form.get("player", ""),
+        "amount": form.get("amount", "").strip(),
+        "reason": form.get("reason", ""),
+    }
+    for seat in setup.active:
+        v[f"points_{seat}"] = form.get(f"points_{seat}", "").strip()
+        v[f"nt_{seat}"] = bool(form.get(f"nt_{seat}"))
+        v[f"mar_{seat}"] = [m for m in getlist(f"mar_{seat}") if m in setup.marriage_kinds]
+    return action, Entry(v)
+
+
+def number(entry: Entry, name: str, key: Key, *, blank_ok: bool = False) -> int | None:
+    """Read an integer field; record an error beside it if it is not one."""
+    text = str(entry.get(name, "")).replace("−", "-").strip()
+    if text == "":
+        if not blank_ok:
+            entry.errors[key] = _("Required.")
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        entry.errors[key] = _("Enter a whole number.")
+        return None
+
+
+def build(setup: Setup, action: str, entry: Entry) -> dict[str, Any] | None:
+    """The record the form describes, or None if a field could not be read."""
+    if action == "redeal":
+        return {"type": "redeal"}
+    if action == "adjustment":
+        return build_adjustment(entry)
+    kind = "raspis" if action == "raspis" else "play"
+    declarer = number(entry, "declarer", ("declarer", None))
+    contract = number(entry, "contract", ("contract", None))
+    record = {"type": kind, "declarer": declarer, "contract": contract}
+    if entry.get("dark"):
+        record["dark"] = True
+    if setup.four and setup.prikup != "none":
+        record["prikup"] = build_prikup(setup, entry)
+    if kind == "play":
+        record.update(build_points(setup, entry, declarer))
+    return None if entry.errors else record
+
+
+def build_adjustment(entry: Entry) -> dict[str, Any] | None:
+    """An adjustment record: player, signed amount, reason."""
+    player = number(entry, "player", ("player", None))
+    amount = number(entry, "amount", ("amount", None))
+    reason = entry.get("reason") or "other"
+    if reason not in ADJUST_REASONS:
+        reason = "other"
+    if entry.errors:
+        return None
+    return {"type": "adjustment", "player": player, "amount": amount, "reason": reason}
+
+
+def build_prikup(setup: Setup, entry: Entry) -> dict[str, Any]:
+    """The 4-player talon: card points, a marriage lying in it, and aces if counted."""
+    prikup: dict[str, Any] = {
+        "points": number(entry, "prikup_points", ("prikup", None)),
+        "marriage": entry.get("prikup_marriage") or None,
+    }
+    if setup.prikup == "aces":
+        prikup["aces"] = number(entry, "prikup_aces", ("prikup", None), blank_ok=True) or 0
+    return prikup
+
+
+def build_points(setup: Setup, entry: Entry, declarer: int | None) -> dict[str, Any]:
+    """Points, marriages and no-trick seats; one blank points field is filled as 120 − the rest."""
+    points: list[int | None] = [None] * len(setup.players)
+    blanks = []
+    for seat in setup.active:
+        value = number(entry, f"points_{seat}", ("points", seat), blank_ok=True)
+        if value is None and ("points", seat) not in entry.errors:
+            blanks.append(seat)
+        points[seat] = value
+    if len(blanks) == 1:
+        # What the page's script does as you type: the last blank is 120 minus the rest.
+        seat = blanks[0]
+        points[seat] = 120 - sum(p for s, p in enumerate(points) if s != seat and p is not None)
+        entry.values[f"points_{seat}"] = str(points[seat])
+    elif len(blanks) > 1:
+        for seat in blanks:
+            entry.errors[("points", seat)] = _("Enter the points (only one may stay blank).")
+    no_tricks = [
+        s for s in setup.active if points[s] == 0 and entry.get(f"nt_{s}")
+    ]
+    marriages = {str(s): list(entry.get(f"mar_{s}")) for s in setup.active if entry.get(f"mar_{s}")}
+    return {"points": points, "marriages": marriages, "no_tricks": no_tricks}

@@ -1,0 +1,35 @@
+"""Error pages in the app's own look (and language)."""
+
+from __future__ import annotations
+
+from flask import Flask, render_template, request
+from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+
+def messages() -> dict[int, str]:
+    """A short explanation for each status code we show."""
+    return {
+        400: _("The request could not be understood. Reload the page and try again."),
+        403: _("This link can only show the game; it cannot change it."),
+        404: _("There is nothing here. Check the link."),
+        405: _("This page cannot do that."),
+        413: _("The file is too large."),
+    }
+
+
+def http_error(exc: HTTPException):
+    """Render any HTTP error with the site layout."""
+    code = exc.code or 500
+    text = messages().get(code, exc.description)
+    if isinstance(exc, CSRFError):
+        text = _("The form has expired or was not sent from this site. Reload and try again.")
+    if request.accept_mimetypes.best == "application/json":
+        return {"error": text}, code
+    return render_template("errors/error.html", code=code, text=text), code
+
+
+def init_app(app: Flask) -> None:
+    """Register the error handler."""
+    app.register_error_handler(HTTPException, http_error)

@@ -1,0 +1,53 @@
+"""Flask-WTF forms: the fixed parts of the new-game and import forms.
+
+Agreement fields come from the catalog (agreement_form.py) and deal fields depend on
+the seats (deal_input.py); every form, those included, carries the CSRF token.
+"""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import SelectField, StringField
+from wtforms.validators import Length, Optional
+
+MAX_NAME = 40
+MAX_PLAYERS = 4
+MIN_PLAYERS = 2
+
+
+class NewGameForm(FlaskForm):
+    """Players, first dealer, preset and title of a new game."""
+
+    name0 = StringField(_l("Player 1"), validators=[Optional(), Length(max=MAX_NAME)])
+    name1 = StringField(_l("Player 2"), validators=[Optional(), Length(max=MAX_NAME)])
+    name2 = StringField(_l("Player 3"), validators=[Optional(), Length(max=MAX_NAME)])
+    name3 = StringField(_l("Player 4"), validators=[Optional(), Length(max=MAX_NAME)])
+    first_dealer = SelectField(
+        _l("First dealer"),
+        choices=[("0", _l("Player 1")), ("1", _l("Player 2")), ("2", _l("Player 3")),
+                 ("3", _l("Player 4"))],
+        default="0",
+    )
+    preset = SelectField(_l("Rules preset"), choices=[], default="classic")
+    title = StringField(_l("Title (optional)"), validators=[Optional(), Length(max=80)])
+
+    def names(self) -> list[str]:
+        """The non-blank player names in seat order."""
+        fields = (self.name0, self.name1, self.name2, self.name3)
+        return [f.data.strip() for f in fields if f.data and f.data.strip()]
+
+    def name_fields(self):
+        """The four name inputs."""
+        return [self.name0, self.name1, self.name2, self.name3]
+
+
+class ImportForm(FlaskForm):
+    """A GAME-FORMAT JSON file to import."""
+
+    file = FileField(_l("Game file (JSON)"), validators=[FileRequired()])
+
+
+class ConfirmForm(FlaskForm):
+    """A bare form for buttons that only need the CSRF token (delete, restore)."""

@@ -1,0 +1,165 @@
+"""The games list, a new game and importing a game log."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from scorer.engine import RuleError, catalog, parse_game, replay, resolve_agreements
+from scorer.store import MAX_DEALS, LimitError
+from scorer.web import access, agreement_form
+from scorer.web.agreement_form import loc
+from scorer.web.db import get_store
+from scorer.web.forms import MIN_PLAYERS, ImportForm, NewGameForm
+from scorer.web.i18n import lang
+from scorer.web.logs import winner_of
+
+bp = Blueprint("games", __name__)
+
+
+@bp.get("/")
+def index():
+    """The games this browser may see, ongoing first; ?key= claims the host key."""
+    key = request.args.get("key")
+    if key is not None:
+        if access.claim_host(key):
+            flash(_("This browser now holds the host key and sees every game."))
+        else:
+            flash(_("That host key is wrong."), "error")
+        return redirect(url_for("games.index"))
+    ongoing, finished = [], []
+    for row in access.visible_games():
+        winner = winner_of(row)
+        editable = access.is_host() or row.edit_token in access.held_tokens()
+        entry = {"row": row, "winner": winner, "editable": editable}
+        (finished if winner is not None else ongoing).append(entry)
+    return render_template(
+        "games/list.html", ongoing=ongoing, finished=finished, host=access.is_host(),
+        import_form=ImportForm(),
+    )
+
+
+def preset_choices() -> list[tuple[str, str]]:
+    """(id, title) for each preset in the catalog."""
+    return [(pid, loc(p.title) or pid) for pid, p in catalog().presets.items()]
+
+
+def known_names() -> list[str]:
+    """Player names from the games this browser can see, for autocomplete."""
+    rows = access.visible_games()
+    return get_store().player_names([r.id for r in rows])
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_game():
+    """Choose players, first dealer, preset and agreements; start the game."""
+    form = NewGameForm()
+    form.preset.choices = preset_choices()
+    presets = dict(form.preset.choices)
+    preset = request.values.get("preset", "classic")
+    if preset not in presets:
+        preset = "classic"
+    form.preset.data = preset
+    errors: dict[str, str] = {}
+    agreements = resolve_agreements(preset)
+    action = request.form.get("action", "start")
+    if request.method == "POST" and action != "preset":
+        parsed, ag_errors = agreement_form.parse(request.form, preset)
+        errors.update({f"ag:{k}": v for k, v in ag_errors.items()})
+        if parsed is not None:
+            agreements = parsed
+        if action == "start" and not errors:
+            created = create_from_form(form, agreements, errors)
+            if created:
+                return created
+    values = dict(agreements)
+    return render_template(
+        "games/new.html", form=form, errors=errors, preset=preset,
+        presets=catalog().presets, groups=agreement_form.groups(values, ag_only(errors)),
+        diffs=agreement_form.differences(agreements, "preset"),
+        diffs_classic=agreement_form.differences(agreements, "classic"),
+        names=known_names(), checked=request.method == "POST" and action == "check",
+        preset_values={pid: dict(resolve_agreements(pid)) for pid in presets},
+    ), (422 if errors else 200)
+
+
+def ag_only(errors: dict[str, str]) -> dict[str, str]:
+    """The agreement errors keyed by agreement id."""
+    return {k[3:]: v for k, v in errors.items() if k.startswith("ag:")}
+
+
+def create_from_form(form: NewGameForm, agreements, errors: dict[str, str]):
+    """Validate the fixed fields, store the game and redirect to it (None on error)."""
+    if not form.validate():
+        for name, msgs in form.errors.items():
+            errors[name] = " ".join(str(m) for m in msgs)
+        return None
+    names = form.names()
+    if len(names) < MIN_PLAYERS:
+        errors["players"] = _("Enter 2 to 4 player names.")
+        return None
+    dealer = int(form.first_dealer.data or 0)
+    if dealer >= len(names):
+        errors["first_dealer"] = _("The first dealer must be one of the players.")
+        return None
+    head = {
+        "format": "thousand-game/1",
+        "players": names,
+        "agreements": {"preset": agreements.preset, "overrides": dict(agreements.overrides)},
+        "first_dealer": dealer,
+        "date": date.today().isoformat(),
+    }
+    if form.title.data and form.title.data.strip():
+        head["title"] = form.title.data.strip()
+    try:
+        parse_game({**head, "deals": []})
+    except RuleError as err:
+        errors["players" if err.field == "players" else err.field] = err.text(lang())
+        return None
+    row = get_store().create_game(head)
+    access.remember(row.edit_token)
+    return redirect(url_for("play.game", token=row.edit_token))
+
+
+@bp.post("/import")
+def import_game():
+    """Create a game from an uploaded GAME-FORMAT file, refusing a bad one."""
+    form = ImportForm()
+    error = None
+    if not form.validate():
+        error = _("Choose a game file to import.")
+    else:
+        error, row = import_file(form.file.data.read())
+        if row is not None:
+            access.remember(row.edit_token)
+            flash(_("Game imported."))
+            return redirect(url_for("play.game", token=row.edit_token))
+    return render_template("games/import.html", import_form=form, error=error), 422
+
+
+def import_file(raw: bytes):
+    """Validate a game file and store it; return (error text, GameRow)."""
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        return _("The file is not readable JSON: %(detail)s", detail=str(exc)), None
+    if not isinstance(data, dict):
+        return _("The file must hold one JSON object (a thousand-game/1 log)."), None
+    try:
+        game = parse_game(data)
+        replay(game)
+    except RuleError as err:
+        return err.message(lang()), None
+    from scorer.engine import game_to_json
+
+    log = game_to_json(game)
+    records = log.pop("deals", [])
+    if len(records) > MAX_DEALS:
+        return _("A game holds at most %(max)d deals.", max=MAX_DEALS), None
+    try:
+        return None, get_store().create_game(log, records)
+    except LimitError:
+        return _("A game holds at most %(max)d deals.", max=MAX_DEALS), None

@@ -1,0 +1,304 @@
+"""The scorekeeper's pages: the game, recording a deal, editing, deleting, restoring."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import segno
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
+from markupsafe import Markup
+
+from scorer.engine import RuleError
+from scorer.store import MAX_DEALS, LimitError
+from scorer.web import access, deal_input, game_page, sheet_files
+from scorer.web.db import get_store
+from scorer.web.forms import ConfirmForm
+from scorer.web.i18n import lang
+from scorer.web.logs import Loaded, load, run
+
+bp = Blueprint("play", __name__, url_prefix="/g")
+
+# Fields the deal form shows beside their inputs; any other error goes on top.
+FORM_FIELDS = {"declarer", "contract", "dark", "points", "marriages", "no_tricks", "prikup",
+               "player", "amount", "reason"}
+MAX_CHANGED_IDS = 60  # keeps the session cookie small
+
+
+def edit_row(token: str):
+    """The game behind an edit token (404 for anything else), remembered."""
+    row = access.game_for(token, edit=True)
+    access.remember(token)
+    return row
+
+
+@bp.get("/<token>")
+def game(token: str):
+    """The game page with totals, state, protocol and the scorekeeper's buttons."""
+    row = edit_row(token)
+    ctx = game_page.context(row, editable=True)
+    return render_template("game/page.html", confirm=ConfirmForm(), **ctx)
+
+
+def setup_of(loaded: Loaded, slot_id: int | None = None) -> deal_input.Setup:
+    """The form setup for the next deal, or for the deal being edited."""
+    if slot_id is None:
+        nxt = loaded.protocol.next if loaded.protocol else None
+        return deal_input.setup_for(loaded.game, nxt)
+    index = live_index(loaded, slot_id)
+    before = loaded.records[:index]
+    _game, protocol = run(loaded.row, before)
+    nxt = protocol.next
+    if nxt is None:  # editing the winning deal: the state before it still has a next
+        abort(409)
+    return deal_input.setup_for(loaded.game, nxt)
+
+
+def live_index(loaded: Loaded, slot_id: int) -> int:
+    """The position of a live slot among the live records (404 if not live)."""
+    for i, slot in enumerate(loaded.live):
+        if slot.id == slot_id:
+            return i
+    abort(404)
+
+
+def candidate(loaded: Loaded, record: dict, slot_id: int | None) -> tuple[list[dict], int]:
+    """The records with this one added (or put in place of slot_id), and its deal number."""
+    records = list(loaded.records)
+    if slot_id is None:
+        records.append(record)
+        return records, len(records)
+    index = live_index(loaded, slot_id)
+    records[index] = record
+    return records, index + 1
+
+
+def keyed(err: RuleError, deal_no: int) -> dict[tuple[str, int | None], str]:
+    """Place an engine refusal beside its field (or on top if it is about another deal)."""
+    if err.deal == deal_no and err.field in FORM_FIELDS:
+        return {(err.field, err.seat if err.field != "declarer" else None): err.text(lang())}
+    return {("top", None): err.message(lang())}
+
+
+def preview_of(loaded: Loaded, record: dict, slot_id: int | None):
+    """Replay with the candidate; return (row of the new deal, protocol) or a RuleError."""
+    records, deal_no = candidate(loaded, record, slot_id)
+    try:
+        _game, protocol = run(loaded.row, records)
+    except RuleError as err:
+        return None, keyed(err, deal_no)
+    return protocol.rows[deal_no - 1], protocol
+
+
+def entry_for(loaded: Loaded, setup: deal_input.Setup, slot_id: int | None):
+    """Read the posted form; return (action, entry, record)."""
+    action, entry = deal_input.read(setup, request.form, request.form.getlist)
+    record = deal_input.build(setup, action, entry)
+    return action, entry, record
+
+
+@bp.route("/<token>/deal", methods=["GET", "POST"])
+def new_deal(token: str):
+    """Record the next deal; 'preview' re-renders with every player's delta."""
+    row = edit_row(token)
+    return deal_page(row, None)
+
+
+@bp.route("/<token>/deal/<int:slot_id>", methods=["GET", "POST"])
+def edit_deal(token: str, slot_id: int):
+    """Fix an earlier deal; everything after it is replayed."""
+    row = edit_row(token)
+    return deal_page(row, slot_id)
+
+
+def deal_page(row, slot_id: int | None):
+    """Show, preview or save the deal form (new deal or an edit)."""
+    loaded = load(row)
+    if loaded.protocol is None:
+        return render_template("game/broken.html", row=row, error=loaded.error), 409
+    if slot_id is None and loaded.protocol.winner is not None:
+        return redirect(url_for("play.game", token=row.edit_token))
+    setup = setup_of(loaded, slot_id)
+    if request.method == "GET":
+        entry = (deal_input.defaults(setup) if slot_id is None
+                 else deal_input.from_record(setup, loaded.live[live_index(loaded, slot_id)]
+                                             .record))
+        return show_form(loaded, setup, entry, slot_id)
+    action, entry, record = entry_for(loaded, setup, slot_id)
+    if record is None:
+        return show_form(loaded, setup, entry, slot_id, status=422)
+    shown, result = preview_of(loaded, record, slot_id)
+    if shown is None:
+        entry.errors.update(result)
+        return show_form(loaded, setup, entry, slot_id, status=422)
+    if action == "preview":
+        return show_form(loaded, setup, entry, slot_id, preview=shown)
+    return save(loaded, record, slot_id, entry, setup)
+
+
+def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
+    """Store the record after replaying against the committed log inside the write lock."""
+    st = get_store()
+    row = loaded.row
+    try:
+        with st.writing():
+            fresh = load(row)  # another phone may have saved a deal meanwhile
+            records, deal_no = candidate(fresh, record, slot_id)
+            try:
+                run(row, records)
+            except RuleError as err:
+                entry.errors.update(keyed(err, deal_no))
+                return show_form(fresh, setup, entry, slot_id, status=422)
+            if slot_id is None:
+                st.add_deal(row.id, record)
+            else:
+                st.revise_deal(row.id, slot_id, record, "edit")
+    except LimitError:
+        entry.errors[("top", None)] = _("A game holds at most %(max)d deals.", max=MAX_DEALS)
+        return show_form(loaded, setup, entry, slot_id, status=422)
+    if slot_id is not None:
+        note_changes(fresh, load(row), "edit", slot_id)
+    return redirect(url_for("play.game", token=row.edit_token) + "#protocol")
+
+
+def show_form(loaded: Loaded, setup, entry, slot_id, *, status: int = 200, preview=None):
+    """Render the deal form."""
+    players = loaded.row.head.get("players", [])
+    return render_template(
+        "game/deal.html", row=loaded.row, setup=setup, entry=entry, slot_id=slot_id,
+        players=players, colours=game_page.colours(len(players)), preview=preview,
+        deal_no=(live_index(loaded, slot_id) + 1) if slot_id else len(loaded.records) + 1,
+        signs=deal_input.SUIT_SIGNS, reasons=deal_input.ADJUST_REASONS,
+        top_errors=[v for (f, _s), v in entry.errors.items() if f not in FORM_FIELDS],
+        confirm=ConfirmForm(),
+    ), status
+
+
+@bp.get("/<token>/preview")
+def preview(token: str):
+    """The live preview: every player's delta for the deal being typed, as JSON."""
+    row = edit_row(token)
+    loaded = load(row)
+    slot_id = request.args.get("edit", type=int)
+    if loaded.protocol is None:
+        return jsonify(ok=False, errors=[{"field": "top", "seat": None,
+                                          "text": str(loaded.error)}])
+    setup = setup_of(loaded, slot_id)
+    action, entry = deal_input.read(setup, request.args, request.args.getlist)
+    if action == "preview":
+        action = "play"
+    record = deal_input.build(setup, action, entry)
+    if record is None:
+        return jsonify(ok=False, errors=errors_json(entry.errors))
+    shown, result = preview_of(loaded, record, slot_id)
+    if shown is None:
+        return jsonify(ok=False, errors=errors_json(result))
+    return jsonify(ok=True, delta=list(shown.delta), score=list(shown.score),
+                   why=shown.why_text(lang()), filled={
+                       k: v for k, v in entry.values.items() if k.startswith("points_")})
+
+
+def errors_json(errors: dict) -> list[dict[str, Any]]:
+    """Errors as a JSON list for the preview."""
+    return [{"field": f, "seat": s, "text": t} for (f, s), t in errors.items()]
+
+
+def change_slot(row, slot_id: int, note: str):
+    """Delete or restore a deal if the game still replays; return an error text or None."""
+    st = get_store()
+    with st.writing():
+        before = load(row)
+        slot = next((s for s in before.slots if s.id == slot_id), None)
+        if slot is None:
+            abort(404)
+        if note == "delete":
+            if slot.record is None:
+                return None
+            new_record = None
+        else:
+            if slot.record is not None:
+                return None
+            new_record = st.last_record(slot_id)
+        records = [
+            (new_record if s.id == slot_id else s.record)
+            for s in before.slots
+            if (new_record if s.id == slot_id else s.record) is not None
+        ]
+        try:
+            run(row, records)
+        except RuleError as err:
+            return err.message(lang())
+        st.revise_deal(row.id, slot_id, new_record, note)
+    note_changes(before, load(row), note, slot_id)
+    return None
+
+
+@bp.post("/<token>/deal/<int:slot_id>/delete")
+def delete_deal(token: str, slot_id: int):
+    """Delete a deal (a new revision; it can be restored)."""
+    row = edit_row(token)
+    return after_change(row, change_slot(row, slot_id, "delete"))
+
+
+@bp.post("/<token>/deal/<int:slot_id>/restore")
+def restore_deal(token: str, slot_id: int):
+    """Bring a deleted deal back in its place."""
+    row = edit_row(token)
+    return after_change(row, change_slot(row, slot_id, "restore"))
+
+
+def after_change(row, error: str | None):
+    """Back to the game page, or the page with the refusal on top."""
+    if error:
+        ctx = game_page.context(row, editable=True)
+        return render_template("game/page.html", confirm=ConfirmForm(), refusal=error,
+                               **ctx), 422
+    return redirect(url_for("play.game", token=row.edit_token) + "#protocol")
+
+
+def note_changes(before: Loaded, after: Loaded, note: str, slot_id: int) -> None:
+    """Remember which totals an edit changed, for the game page to show once."""
+    if before.protocol is None or after.protocol is None:
+        return
+    old = {s.id: r.score for s, r in zip(before.live, before.protocol.rows, strict=True)}
+    new = {s.id: r.score for s, r in zip(after.live, after.protocol.rows, strict=True)}
+    rows = [sid for sid in new if sid in old and old[sid] != new[sid] and sid != slot_id]
+    number = next((i + 1 for i, s in enumerate(after.live) if s.id == slot_id), None)
+    if number is None:
+        number = next((i + 1 for i, s in enumerate(before.live) if s.id == slot_id), None)
+    session["changed"] = {
+        "game": after.row.id, "note": note, "deal": number, "slot": slot_id,
+        "before": list(before.protocol.score), "after": list(after.protocol.score),
+        "rows": len(rows), "ids": rows[:MAX_CHANGED_IDS],
+    }
+
+
+def qr_svg(url: str) -> Markup:
+    """A QR code of a link as inline SVG."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False,
+                                    svgns=True, dark="#000", light="#fff")
+    return Markup(out.getvalue().decode())
+
+
+@bp.get("/<token>/share")
+def share(token: str):
+    """The read-only link with its QR code, and the edit link."""
+    row = edit_row(token)
+    view_url = url_for("view.game", token=row.view_token, _external=True)
+    edit_url = url_for("play.game", token=row.edit_token, _external=True)
+    return render_template("game/share.html", row=row, view_url=view_url, edit_url=edit_url,
+                           view_qr=qr_svg(view_url), edit_qr=qr_svg(edit_url))
+
+
+@bp.get("/<token>/export.json")
+def export(token: str):
+    """The game log as GAME-FORMAT JSON."""
+    return sheet_files.export_json(edit_row(token))
+
+
+@bp.get("/<token>/sheet.pdf")
+def sheet(token: str):
+    """The printable protocol sheet."""
+    return sheet_files.pdf(edit_row(token))

@@ -1,0 +1,48 @@
+"""The rules sheet of a game: every agreement in effect, with its explanation."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+
+from scorer.web import access, agreement_form
+from scorer.web.agreement_form import label_of, loc
+from scorer.web.logs import load
+
+bp = Blueprint("rules_sheet", __name__)
+
+
+def sheet(token: str, editable: bool):
+    """Render the sheet; agreements that differ from classic are highlighted."""
+    row = access.game_for(token, edit=editable)
+    loaded = load(row)
+    if loaded.game is None:
+        return render_template("game/broken.html", row=row, error=loaded.error), 409
+    agreements = loaded.game.agreements
+    differ = agreements.differences("classic")
+    groups = []
+    for group, fields in agreement_form.groups(dict(agreements)):
+        items = [
+            {"spec": f.spec, "value": label_of(f.spec, f.value), "differs": f.spec.id in differ}
+            for f in fields
+        ]
+        groups.append((group, items))
+    from scorer.engine import catalog
+
+    preset = catalog().presets.get(agreements.preset)
+    return render_template(
+        "game/rules.html", row=row, groups=groups, editable=editable,
+        preset_title=loc(preset.title) if preset else agreements.preset,
+        differ_count=len(differ), token=token, loc=loc,
+    )
+
+
+@bp.get("/g/<token>/rules")
+def edit_rules(token: str):
+    """The rules sheet reached from the scorekeeper's page."""
+    return sheet(token, editable=True)
+
+
+@bp.get("/v/<token>/rules")
+def view_rules(token: str):
+    """The rules sheet reached from the read-only page."""
+    return sheet(token, editable=False)

@@ -1,0 +1,63 @@
+"""Site-wide routes: the language switch and the web app manifest."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Blueprint, current_app, redirect, request, url_for
+from flask_babel import gettext as _
+
+from scorer.web.i18n import COOKIE, LANGUAGES
+
+bp = Blueprint("site", __name__)
+
+
+def safe_back(target: str | None) -> str:
+    """Where to return after switching language: only a path on this site."""
+    if not target:
+        return url_for("games.index")
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not parts.path.startswith("/"):
+        return url_for("games.index")
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+@bp.get("/lang/<code>")
+def switch_language(code: str):
+    """Remember the chosen language in a cookie and go back."""
+    target = safe_back(request.args.get("next") or request.referrer)
+    response = redirect(target)
+    if code in LANGUAGES:
+        response.set_cookie(COOKIE, code, max_age=60 * 60 * 24 * 365, samesite="Lax")
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    """The web app manifest, so a phone can put the app on its home screen."""
+    data = {
+        "name": _("Thousand: score sheet"),
+        "short_name": _("Thousand"),
+        "start_url": url_for("games.index"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#ffffff",
+        "theme_color": "#14532d",
+        "icons": [
+            {"src": url_for("static", filename="icon-192.png"), "sizes": "192x192",
+             "type": "image/png"},
+            {"src": url_for("static", filename="icon-512.png"), "sizes": "512x512",
+             "type": "image/png"},
+            {"src": url_for("static", filename="icon.svg"), "sizes": "any",
+             "type": "image/svg+xml"},
+        ],
+    }
+    response = current_app.json.response(data)
+    response.mimetype = "application/manifest+json"
+    return response
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """Browsers ask for this path; point them at the icon."""
+    return redirect(url_for("static", filename="icon-192.png"))

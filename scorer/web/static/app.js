@@ -1,0 +1,168 @@
+// Small conveniences on top of pages that work without JavaScript:
+// the deal form (quick contracts, auto-filled points, live preview),
+// the read-only page's polling, and the new-game preset switch.
+"use strict";
+
+(function () {
+  function $(sel, root) { return (root || document).querySelector(sel); }
+  function $all(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
+
+  // ---------------------------------------------------------------- deal form
+  function dealForm(form) {
+    var contract = $("#contract", form);
+    var step = parseInt(contract.dataset.step, 10) || 5;
+    var max = parseInt(contract.dataset.max, 10) || 300;
+    var timer = null;
+
+    function declarer() {
+      var r = $("input[name=declarer]:checked", form);
+      return r ? r.value : null;
+    }
+    function pointInputs() { return $all("input.pts", form); }
+
+    // The declarer's points are 120 minus the others, until typed by hand.
+    function autofill() {
+      var d = declarer();
+      var others = 0, missing = 0, target = null;
+      pointInputs().forEach(function (inp) {
+        var seat = inp.closest(".seat").dataset.seat;
+        if (seat === d) { target = inp; return; }
+        if (inp.value.trim() === "") { missing += 1; } else { others += parseInt(inp.value, 10) || 0; }
+      });
+      pointInputs().forEach(function (inp) {
+        if (inp !== target && inp.dataset.auto === "1") { inp.value = ""; inp.dataset.auto = ""; }
+      });
+      if (target && target.dataset.typed !== "1") {
+        if (missing === 0 && others <= 120) { target.value = String(120 - others); target.dataset.auto = "1"; }
+        else if (target.dataset.auto === "1") { target.value = ""; }
+      }
+      markZeros();
+    }
+
+    function markZeros() {
+      pointInputs().forEach(function (inp) {
+        inp.closest(".seat").classList.toggle("zero", inp.value.trim() === "0");
+      });
+    }
+
+    function setContract(v) {
+      v = Math.max(100, Math.min(max, v));
+      contract.value = String(v);
+      $all(".chip", form).forEach(function (c) { c.classList.toggle("on", c.dataset.contract === contract.value); });
+      schedule();
+    }
+
+    function schedule() { clearTimeout(timer); timer = setTimeout(preview, 200); }
+
+    function preview() {
+      var data = new FormData(form);
+      data.delete("csrf_token");
+      data.set("action", "play");
+      var params = new URLSearchParams(data);
+      if (form.dataset.edit) { params.set("edit", form.dataset.edit); }
+      var msg = $("#preview-msg");
+      if (!declarer() || contract.value.trim() === "") {
+        msg.textContent = ""; clearPreview(); return;
+      }
+      fetch(form.dataset.preview + "?" + params.toString(), { headers: { "Accept": "application/json" }, cache: "no-store" })
+        .then(function (r) { return r.json(); })
+        .then(function (res) {
+          if (res.ok) {
+            res.delta.forEach(function (d, s) {
+              var cell = $(".pv-delta[data-seat='" + s + "']");
+              if (cell) { cell.textContent = (d > 0 ? "+" : "") + d; }
+              var sc = $(".pv-score[data-seat='" + s + "']");
+              if (sc) { sc.textContent = "→ " + res.score[s]; }
+            });
+            msg.textContent = "";
+          } else {
+            clearPreview();
+            msg.textContent = res.errors.map(function (e) { return e.text; }).join(" · ");
+          }
+        })
+        .catch(function () { msg.textContent = ""; });
+    }
+
+    function clearPreview() {
+      $all(".pv-delta, .pv-score").forEach(function (c) { c.textContent = ""; });
+    }
+
+    $all(".chip", form).forEach(function (chip) {
+      chip.addEventListener("click", function () { setContract(parseInt(chip.dataset.contract, 10)); });
+    });
+    $all(".step", form).forEach(function (btn) {
+      btn.addEventListener("click", function () {
+        var cur = parseInt(contract.value, 10);
+        if (isNaN(cur)) { cur = parseInt(contract.placeholder, 10) || 100; setContract(cur); return; }
+        setContract(cur + parseInt(btn.dataset.step, 10));
+      });
+    });
+    pointInputs().forEach(function (inp) {
+      inp.addEventListener("input", function () {
+        inp.dataset.typed = inp.value.trim() === "" ? "" : "1";
+        inp.dataset.auto = "";
+        autofill(); schedule();
+      });
+    });
+    $all("input[name=declarer]", form).forEach(function (r) {
+      r.addEventListener("change", function () { autofill(); schedule(); });
+    });
+    form.addEventListener("change", schedule);
+    contract.addEventListener("input", schedule);
+    pointInputs().forEach(function (inp) { if (inp.value.trim() !== "") { inp.dataset.typed = "1"; } });
+    markZeros();
+    if (declarer() && contract.value) { schedule(); }
+  }
+
+  // ---------------------------------------------------------------- read-only polling
+  function poll(live) {
+    var seconds = Math.max(5, parseInt(live.dataset.poll, 10) || 5); // never more often than every 5 s
+    var etag = live.dataset.etag || null;
+    function tick() {
+      var headers = { "Accept": "text/html" };
+      if (etag) { headers["If-None-Match"] = etag; }
+      fetch(location.href, { headers: headers, cache: "no-store" })
+        .then(function (r) {
+          if (r.status === 304 || !r.ok) { return null; }
+          etag = r.headers.get("ETag") || etag;
+          return r.text();
+        })
+        .then(function (html) {
+          if (!html) { return; }
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          var fresh = doc.getElementById("live");
+          if (fresh) { live.innerHTML = fresh.innerHTML; }
+        })
+        .catch(function () {})
+        .then(function () { setTimeout(tick, seconds * 1000); });
+    }
+    setTimeout(tick, seconds * 1000);
+  }
+
+  // ---------------------------------------------------------------- new game
+  function newGame(form) {
+    var preset = $("#preset", form);
+    var apply = $("button[value=preset]", form);
+    preset.addEventListener("change", function () {
+      if (form.requestSubmit) { form.requestSubmit(apply); } else { apply.click(); }
+    });
+    var dealer = $("#first_dealer", form);
+    $all(".name-input", form).forEach(function (inp) {
+      inp.addEventListener("input", function () {
+        var opt = dealer.options[parseInt(inp.dataset.seat, 10)];
+        if (opt) { opt.textContent = inp.value.trim() || opt.dataset.label || opt.textContent; }
+      });
+      var opt = dealer.options[parseInt(inp.dataset.seat, 10)];
+      if (opt) { opt.dataset.label = opt.textContent; if (inp.value.trim()) { opt.textContent = inp.value.trim(); } }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = $("#deal-form");
+    if (form) { dealForm(form); }
+    var live = $("#live[data-poll]");
+    if (live) { poll(live); }
+    var ng = $("#new-game");
+    if (ng) { newGame(ng); }
+  });
+})();
