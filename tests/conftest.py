@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from scorer import create_app
@@ -34,11 +32,3 @@ def runner(app):
     """The Flask CLI runner."""
     return app.test_cli_runner()
 
-
-def csrf_of(html: str) -> str:
-    """The CSRF token in a rendered form."""
-    found = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html) or re.search(
-        r'name="csrf_token" value="([^"]+)"', html
-    )
-    assert found, "no CSRF token on the page"
-    return found.group(1)

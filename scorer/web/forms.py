@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import SelectField, StringField
+from wtforms import StringField
 from wtforms.validators import Length, Optional
 
 MAX_NAME = 40
@@ -24,19 +24,19 @@ class NewGameForm(FlaskForm):
     name1 = StringField(_l("Player 2"), validators=[Optional(), Length(max=MAX_NAME)])
     name2 = StringField(_l("Player 3"), validators=[Optional(), Length(max=MAX_NAME)])
     name3 = StringField(_l("Player 4"), validators=[Optional(), Length(max=MAX_NAME)])
-    first_dealer = SelectField(
-        _l("First dealer"),
-        choices=[("0", _l("Player 1")), ("1", _l("Player 2")), ("2", _l("Player 3")),
-                 ("3", _l("Player 4"))],
-        default="0",
-    )
-    preset = SelectField(_l("Rules preset"), choices=[], default="classic")
+    # Chosen from lists the view builds (seats, the catalog's presets), checked there.
+    first_dealer = StringField(_l("First dealer"), default="0")
+    preset = StringField(_l("Rules preset"), default="classic")
     title = StringField(_l("Title (optional)"), validators=[Optional(), Length(max=80)])
 
     def names(self) -> list[str]:
         """The non-blank player names in seat order."""
         fields = (self.name0, self.name1, self.name2, self.name3)
         return [f.data.strip() for f in fields if f.data and f.data.strip()]
+
+    def dealer_choices(self) -> list[tuple[str, str]]:
+        """(seat, label) for the first-dealer select."""
+        return [(str(i), str(f.label.text)) for i, f in enumerate(self.name_fields())]
 
     def name_fields(self):
         """The four name inputs."""

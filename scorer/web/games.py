@@ -57,8 +57,7 @@ def known_names() -> list[str]:
 def new_game():
     """Choose players, first dealer, preset and agreements; start the game."""
     form = NewGameForm()
-    form.preset.choices = preset_choices()
-    presets = dict(form.preset.choices)
+    presets = dict(preset_choices())
     preset = request.values.get("preset", "classic")
     if preset not in presets:
         preset = "classic"
@@ -78,7 +77,7 @@ def new_game():
     values = dict(agreements)
     return render_template(
         "games/new.html", form=form, errors=errors, preset=preset,
-        presets=catalog().presets, groups=agreement_form.groups(values, ag_only(errors)),
+        presets=catalog().presets, preset_choices=list(presets.items()), groups=agreement_form.groups(values, ag_only(errors)),
         diffs=agreement_form.differences(agreements, "preset"),
         diffs_classic=agreement_form.differences(agreements, "classic"),
         names=known_names(), checked=request.method == "POST" and action == "check",
@@ -101,8 +100,8 @@ def create_from_form(form: NewGameForm, agreements, errors: dict[str, str]):
     if len(names) < MIN_PLAYERS:
         errors["players"] = _("Enter 2 to 4 player names.")
         return None
-    dealer = int(form.first_dealer.data or 0)
-    if dealer >= len(names):
+    dealer = int(form.first_dealer.data) if str(form.first_dealer.data).isdigit() else -1
+    if not 0 <= dealer < len(names):
         errors["first_dealer"] = _("The first dealer must be one of the players.")
         return None
     head = {

@@ -1,0 +1,70 @@
+"""``python -m scorer serve``: run the table app on the local network with waitress."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+
+THREADS = 8
+
+
+def register(subparsers) -> None:
+    """Add the ``serve`` subcommand."""
+    p = subparsers.add_parser("serve", help="run the web app for phones on the local network")
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--instance", help="data folder (default $SCORER_INSTANCE or ./instance)")
+    p.set_defaults(func=run)
+
+
+def lan_address(host: str) -> str:
+    """The address phones on the network should open."""
+    if host not in ("0.0.0.0", "", "::"):
+        return host
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        # connect() on UDP only picks the outgoing interface; no packet is sent.
+        probe.connect(("10.255.255.255", 1))
+        return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+def banner(url: str, host_key: str) -> str:
+    """What the terminal shows on start: the link with the host key, and its QR code."""
+    import io
+
+    import segno
+
+    qr = io.StringIO()
+    segno.make(url, error="l").terminal(out=qr, compact=True)
+    return (
+        f"Тысяча / Thousand — open on this network:\n  {url}\n"
+        f"(the link carries the host key {host_key}: the browser that opens it manages "
+        "every game; share game links from the game page instead)\n\n"
+        f"{qr.getvalue()}"
+    )
+
+
+def run(args) -> int:
+    """Create the instance on first start, print the link and QR, and serve."""
+    if args.instance:
+        os.environ["SCORER_INSTANCE"] = os.path.abspath(args.instance)
+    from waitress import serve
+
+    from scorer.web.app import create_app
+
+    app = create_app()
+    address = lan_address(args.host)
+    url = f"http://{address}:{args.port}/?key={app.config['HOST_KEY']}"
+    print(banner(url, app.config["HOST_KEY"]), flush=True)
+    print(f"data: {app.instance_path}", flush=True)
+    try:
+        serve(app, host=args.host, port=args.port, threads=THREADS, ident="scorer")
+    except OSError as exc:
+        print(f"serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 2
+    return 0
