@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorer.engine import RuleError
-from scorer.store import MAX_DEALS, LimitError
+from scorer.store import LimitError
 from scorer.web import access, deal_input, game_page, sheet_files
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
@@ -154,8 +154,8 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
                 st.add_deal(row.id, record)
             else:
                 st.revise_deal(row.id, slot_id, record, "edit")
-    except LimitError:
-        entry.errors[("top", None)] = _("A game holds at most %(max)d deals.", max=MAX_DEALS)
+    except LimitError as err:
+        entry.errors[("top", None)] = _("A game holds at most %(max)d deals.", max=err.limit)
         return show_form(loaded, setup, entry, slot_id, status=422)
     if slot_id is not None:
         note_changes(fresh, load(row), "edit", slot_id)

@@ -1,0 +1,236 @@
+"""Recording, previewing, editing, deleting and restoring deals through the forms."""
+
+import re
+
+import pytest
+
+from scorer import store
+
+
+def test_play_deal_scores_through_the_engine(table):
+    game = table.new_game()
+    table.deal(game, declarer="1", contract="120", points_0="20", points_1="80", points_2="20",
+               mar_1=["hearts"], nt_0="1", nt_1="1", nt_2="1")
+    assert table.totals(game) == [20, 120, 20]
+
+
+def test_server_fills_the_one_blank_points_field(table):
+    game = table.new_game()
+    table.deal(game, declarer="0", contract="100", points_1="15", points_2="5")
+    assert table.totals(game) == [100, 15, 5]
+
+
+def test_two_blank_points_fields_are_refused_beside_them(table):
+    game = table.new_game()
+    r = table.deal(game, expect=422, declarer="0", contract="100", points_1="35")
+    html = r.get_data(as_text=True)
+    assert 'id="err-points-0"' in html and 'id="err-points-2"' in html
+    assert table.slot_ids(game) == []
+
+
+def test_points_sum_error_is_shown_beside_the_points_and_nothing_saved(table):
+    game = table.new_game()
+    r = table.deal(game, expect=422, declarer="0", contract="100",
+                   points_0="60", points_1="35", points_2="35")
+    html = r.get_data(as_text=True)
+    assert re.search(r'id="err-points"[^>]*>сумма должна быть 120 \(получилось 130\)', html)
+    assert 'value="35"' in html  # what was typed stays in the form
+    assert table.slot_ids(game) == []
+
+
+def test_a_word_in_a_number_field_is_refused(table):
+    game = table.new_game()
+    r = table.deal(game, expect=422, declarer="0", contract="сто", points_1="35", points_2="25")
+    assert 'id="err-contract"' in r.get_data(as_text=True)
+
+
+def test_missing_declarer_is_refused_beside_the_names(table):
+    game = table.new_game()
+    r = table.deal(game, expect=422, contract="100", points_1="35", points_2="25")
+    assert 'id="err-declarer"' in r.get_data(as_text=True)
+
+
+def test_typed_zero_with_no_trick_is_a_bolt_and_without_is_not(table):
+    game = table.new_game()
+    table.deal(game, declarer="0", contract="100", points_0="100", points_1="0",
+               points_2="20", nt_1="1")
+    page = table.client.get(game).get_data(as_text=True)
+    assert "1 болт" in page
+    table.deal(game, declarer="1", contract="100", points_0="0", points_1="100",
+               points_2="20")  # nt_0 unticked: a zero-point trick
+    assert "1 болт ·" in table.client.get(game).get_data(as_text=True)
+    assert table.totals(game) == [100, 100, 40]
+
+
+def test_bolt_no_trick_box_is_prechecked_on_a_fresh_form(table):
+    game = table.new_game()
+    html = table.client.get(game + "/deal").get_data(as_text=True)
+    assert len(re.findall(r'name="nt_\d" value="1" checked', html)) == 3
+
+
+def test_raspis_redeal_and_adjustment(table):
+    game = table.new_game()
+    table.deal(game, action="raspis", declarer="1", contract="120")
+    assert table.totals(game) == [60, -120, 60]
+    table.deal(game, action="redeal")
+    table.deal(game, action="adjustment", player="2", amount="-120", reason="cut_nines")
+    assert table.totals(game) == [60, -120, -60]
+    html = table.client.get(game).get_data(as_text=True)
+    assert "пересдача" in html and "штраф/бонус" in html
+
+
+def test_preview_without_js_shows_deltas_and_saves_nothing(table):
+    game = table.new_game()
+    r = table.deal(game, expect=200, action="preview", declarer="1", contract="120",
+                   points_0="20", points_2="20", mar_1=["hearts"])
+    html = r.get_data(as_text=True)
+    assert re.search(r'class="pv-delta" data-seat="1">\+120<', html)
+    assert 'value="80"' in html  # the blank declarer field was filled
+    assert table.slot_ids(game) == []
+
+
+def test_preview_json(table):
+    game = table.new_game()
+    ok = table.client.get(game + "/preview?declarer=1&contract=120&points_0=20&points_2=20"
+                          "&mar_1=hearts").get_json()
+    assert ok["ok"] and ok["delta"] == [20, 120, 20] and ok["filled"]["points_1"] == "80"
+    bad = table.client.get(game + "/preview?declarer=1&contract=103&points_0=20&points_2=20"
+                           ).get_json()
+    assert not bad["ok"] and bad["errors"][0]["field"] == "contract"
+    assert table.slot_ids(game) == []
+
+
+def test_contract_quick_values_follow_bid_step(table):
+    game = table.new_game(preset="polish")
+    html = table.client.get(game + "/deal").get_data(as_text=True)
+    chips = re.findall(r'data-contract="(\d+)"', html)
+    assert chips[:3] == ["100", "110", "120"]
+
+
+def test_edit_deal_replays_and_shows_which_totals_changed(table):
+    game = table.new_game()
+    table.deal(game, declarer="0", contract="100", points_1="10", points_2="10")
+    table.deal(game, declarer="1", contract="100", points_0="10", points_2="10")
+    table.deal(game, declarer="2", contract="100", points_0="10", points_1="10")
+    assert table.totals(game) == [120, 120, 120]
+    slot = table.slot_ids(game)[1]
+    form = table.client.get(f"{game}/deal/{slot}").get_data(as_text=True)
+    assert 'name="points_0"\n               value="10"' in form  # pre-filled from the record
+    r = table.client.post(f"{game}/deal/{slot}", data={
+        "csrf_token": table.token(f"{game}/deal/{slot}"), "action": "play", "declarer": "1",
+        "contract": "120", "points_0": "10", "points_1": "90", "points_2": "20"})
+    assert r.status_code == 302
+    html = table.client.get(game).get_data(as_text=True)
+    assert "Кон 2 исправлен" in html
+    assert "Итоги изменились в 1 следующем коне" in html
+    assert "120 → <b>-100</b>" in html  # Борис failed 120 instead of making 100
+    assert table.totals(game) == [120, -100, 130]
+    # the banner shows once
+    assert "Кон 2 исправлен" not in table.client.get(game).get_data(as_text=True)
+
+
+def test_edit_refused_when_invalid_changes_nothing(table):
+    game = table.new_game()
+    table.deal(game, declarer="0", contract="100", points_1="10", points_2="10")
+    slot = table.slot_ids(game)[0]
+    r = table.client.post(f"{game}/deal/{slot}", data={
+        "csrf_token": table.token(f"{game}/deal/{slot}"), "action": "play", "declarer": "0",
+        "contract": "100", "points_0": "1", "points_1": "99", "points_2": "20"})
+    assert r.status_code == 422
+    assert 'id="err-points-0"' in r.get_data(as_text=True)
+    assert table.totals(game) == [100, 10, 10]
+
+
+def test_delete_and_restore_keep_every_revision(app, table):
+    game = table.new_game()
+    table.deal(game, declarer="0", contract="100", points_1="10", points_2="10")
+    table.deal(game, declarer="1", contract="100", points_0="10", points_2="10")
+    first = table.slot_ids(game)[0]
+    token = table.token(game + "/deal")
+    assert table.client.post(f"{game}/deal/{first}/delete",
+                             data={"csrf_token": token}).status_code == 302
+    html = table.client.get(game).get_data(as_text=True)
+    assert "Кон 1 удалён" in html and "Удалённые коны" in html
+    assert table.totals(game) == [10, 100, 10]
+    assert table.client.post(f"{game}/deal/{first}/restore",
+                             data={"csrf_token": token}).status_code == 302
+    assert table.totals(game) == [110, 110, 20]
+    with app.app_context():
+        db = store.connect(app.config["DATABASE"])
+        notes = [r["note"] for r in db.query(
+            "select note from revisions where deal_id = ? order by rev", [first])]
+        db.close()
+    assert notes == ["add", "delete", "restore"]
+
+
+def test_delete_refused_when_a_later_deal_would_break(table):
+    game = table.new_game(golden=True)
+    # golden round: first hand (seat 1, then 2) must be the declarer with 120
+    table.deal(game, declarer="1", contract="120", points_0="20", points_2="20")
+    table.deal(game, declarer="2", contract="120", points_0="20", points_1="20")
+    before = table.totals(game)
+    first = table.slot_ids(game)[0]
+    r = table.client.post(f"{game}/deal/{first}/delete",
+                          data={"csrf_token": table.token(game + "/deal")})
+    assert r.status_code == 422
+    assert "кон 1: declarer" in r.get_data(as_text=True)
+    assert table.totals(game) == before
+
+
+def test_golden_deal_preselects_the_forced_declarer(table):
+    game = table.new_game(golden=True)
+    html = table.client.get(game + "/deal").get_data(as_text=True)
+    assert re.search(r'name="declarer" value="1" checked', html)
+    assert 'value="120"' in html
+    assert "Золотой кон" in html
+
+
+def test_no_deal_after_a_win(table):
+    game = table.new_game(names=("Аня", "Борис"), preset="two-players", target=200)
+    table.deal(game, declarer="0", contract="120", points_0="120", points_1="0", nt_1="1")
+    table.deal(game, declarer="0", contract="120", points_0="120", points_1="0", nt_1="1")
+    html = table.client.get(game).get_data(as_text=True)
+    assert 'id="winner"' in html and 'id="record-deal"' not in html
+    r = table.client.get(game + "/deal")
+    assert r.status_code == 302
+
+
+def test_four_players_get_talon_fields_and_the_dealer_sits_out(table):
+    game = table.new_game(names=("Аня", "Борис", "Вика", "Глеб"))
+    html = table.client.get(game + "/deal").get_data(as_text=True)
+    assert 'name="prikup_points"' in html
+    assert 'name="points_0"' not in html  # the dealer sits on the talon
+    table.deal(game, declarer="1", contract="100", points_1="80", points_2="20",
+               points_3="20", prikup_points="15")
+    assert table.totals(game)[0] == 15
+
+
+def test_deal_limit(monkeypatch, table):
+    monkeypatch.setattr(store, "MAX_DEALS", 2)
+    game = table.new_game()
+    table.deal(game, action="redeal")
+    table.deal(game, action="redeal")
+    r = table.deal(game, expect=422, action="redeal")
+    assert "не больше 2 конов" in r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("names, message", [
+    (("Аня",), "от 2 до 4"),
+    (("Аня", "Аня"), "не должны повторяться"),
+])
+def test_new_game_refusals(table, names, message):
+    data = {"csrf_token": table.token(), "first_dealer": "0", "preset": "classic",
+            "action": "start"}
+    data.update({f"name{i}": n for i, n in enumerate(names)})
+    r = table.client.post("/new", data=data)
+    assert r.status_code == 422
+    assert message in r.get_data(as_text=True)
+
+
+def test_long_name_and_bad_dealer_are_refused(table):
+    data = {"csrf_token": table.token(), "preset": "classic", "action": "start",
+            "name0": "А" * 41, "name1": "Борис", "first_dealer": "0"}
+    assert table.client.post("/new", data=data).status_code == 422
+    data.update(name0="Аня", first_dealer="3")
+    r = table.client.post("/new", data=data)
+    assert r.status_code == 422 and "Первым сдаёт один из игроков" in r.get_data(as_text=True)

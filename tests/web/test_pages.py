@@ -1,0 +1,217 @@
+"""The read-only page, downloads, import, rules sheet, manifest and languages."""
+
+import io
+import json
+import re
+
+from pypdf import PdfReader
+
+
+def played(table):
+    """A game with two deals; returns its edit path."""
+    game = table.new_game()
+    table.deal(game, declarer="1", contract="120", points_0="20", points_2="20",
+               mar_1=["hearts"])
+    table.deal(game, action="raspis", declarer="2", contract="110")
+    return game
+
+
+def test_read_only_page_answers_304_until_something_changes(table):
+    game = played(table)
+    view = table.view_path(game)
+    first = table.client.get(view)
+    tag = first.headers["ETag"]
+    assert first.status_code == 200 and tag
+    assert f'data-etag="{tag}"' in first.get_data(as_text=True).replace("&#34;", '"')
+    again = table.client.get(view, headers={"If-None-Match": tag})
+    assert again.status_code == 304 and again.get_data() == b""
+    table.deal(game, action="redeal")
+    changed = table.client.get(view, headers={"If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+
+
+def test_read_only_page_shows_the_same_totals(table):
+    game = played(table)
+    assert table.totals(table.view_path(game)) == table.totals(game) == [75, 175, -90]
+
+
+def test_why_details_and_marks_legend(table):
+    game = played(table)
+    html = table.client.get(game).get_data(as_text=True)
+    assert '<details class="why">' in html
+    assert "заказ 120 сыгран" in html
+    assert "Обозначения" in html and "роспись" in html
+    assert re.search(r'<span class="mark">Р</span>', html)
+
+
+def test_export_round_trips_through_import(app, table):
+    game = played(table)
+    r = table.client.get(game + "/export.json")
+    assert r.status_code == 200 and r.mimetype == "application/json"
+    assert "attachment" in r.headers["Content-Disposition"]
+    data = json.loads(r.get_data(as_text=True))
+    assert data["format"] == "thousand-game/1" and len(data["deals"]) == 2
+    view_export = table.client.get(table.view_path(game) + "/export.json")
+    assert json.loads(view_export.get_data(as_text=True)) == data
+    other = app.test_client()
+    from webtable import Table
+
+    t2 = Table(other)
+    r = other.post("/import", data={"csrf_token": t2.token("/"),
+                                    "file": (io.BytesIO(json.dumps(data).encode()), "g.json")},
+                   content_type="multipart/form-data")
+    assert r.status_code == 302
+    assert t2.totals(r.headers["Location"]) == table.totals(game)
+
+
+def test_import_refuses_bad_files_clearly(table):
+    cases = [
+        (b"{not json", "не читается как JSON"),
+        (b"[1, 2]", "один объект JSON"),
+        (json.dumps({"format": "thousand-game/1", "players": ["A", "B"],
+                     "deals": [{"type": "play", "declarer": 0, "contract": 100,
+                                "points": [60, 70]}]}).encode(), "кон 1: points"),
+    ]
+    for raw, message in cases:
+        r = table.client.post("/import", data={
+            "csrf_token": table.token("/"), "file": (io.BytesIO(raw), "bad.json")},
+            content_type="multipart/form-data")
+        assert r.status_code == 422
+        assert message in r.get_data(as_text=True), raw
+    r = table.client.post("/import", data={"csrf_token": table.token("/")})
+    assert r.status_code == 422
+    assert table.client.get("/").get_data(as_text=True).count("/g/") == 0
+
+
+def test_too_large_upload_is_413(app, table):
+    big = io.BytesIO(b" " * (app.config["MAX_CONTENT_LENGTH"] + 10))
+    r = table.client.post("/import", data={"csrf_token": table.token("/"),
+                                           "file": (big, "big.json")},
+                          content_type="multipart/form-data")
+    assert r.status_code == 413
+
+
+def test_pdf_sheet_route(table):
+    game = played(table)
+    for path in (game + "/sheet.pdf", table.view_path(game) + "/sheet.pdf"):
+        r = table.client.get(path)
+        assert r.status_code == 200 and r.mimetype == "application/pdf"
+        text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(r.data)).pages)
+        assert "Борис" in text
+
+
+def test_game_page_embeds_the_chart_and_print_css(table):
+    html = table.client.get(played(table)).get_data(as_text=True)
+    assert '<section class="chart" id="chart"><svg' in html
+    assert 'media="print"' in html
+    assert table.client.get("/static/print.css").status_code == 200
+
+
+def test_rules_sheet_highlights_differences_from_classic(table):
+    game = table.new_game(golden=True, penalty=100)
+    html = table.client.get(game + "/rules").get_data(as_text=True)
+    assert html.count('class="rule differs') == 2
+    assert re.search(r'class="rule differs" id="golden"', html)
+    assert "2 договорённости отличаются от классики" in html
+    view_html = table.client.get(table.view_path(game) + "/rules").get_data(as_text=True)
+    assert view_html.count('class="rule differs') == 2
+
+
+def test_new_game_form_is_built_from_the_catalog(table):
+    from scorer.engine import catalog
+
+    html = table.client.get("/new").get_data(as_text=True)
+    for aid, spec in catalog().agreements.items():
+        assert f'name="ag_{aid}"' in html, aid
+        assert spec.explain["ru"][:30] in html
+    for group in catalog().groups.values():
+        assert group.title["ru"] in html
+
+
+def test_new_game_check_shows_differences_and_preset_applies(table):
+    data = {"csrf_token": table.token(), "preset": "classic", "action": "check",
+            "agreements_shown": "1", "name0": "Аня", "name1": "Борис", "first_dealer": "0"}
+    from webtable import current_agreements
+
+    data.update(current_agreements(table.client.get("/new").get_data(as_text=True)))
+    data["ag_dark"] = "1"
+    html = table.client.post("/new", data=data).get_data(as_text=True)
+    diffs = html.split('id="diffs"', 1)[1].split("</section>", 1)[0]
+    assert "Игра втёмную" in diffs
+    data.update(action="preset", preset="polish")
+    html = table.client.post("/new", data=data).get_data(as_text=True)
+    assert re.search(r'<select id="ag_bid_step" name="ag_bid_step" data-ag="bid_step">\s*'
+                     r'<option value="5" >5</option><option value="10" selected>', html)
+    assert 'value="Аня"' in html
+
+
+def test_new_game_agreement_error_is_beside_its_field(table):
+    from webtable import current_agreements
+
+    data = {"csrf_token": table.token(), "preset": "classic", "action": "start",
+            "agreements_shown": "1", "name0": "Аня", "name1": "Борис", "first_dealer": "0"}
+    data.update(current_agreements(table.client.get("/new").get_data(as_text=True)))
+    data["ag_penalty"] = "много"
+    r = table.client.post("/new", data=data)
+    assert r.status_code == 422
+    block = r.get_data(as_text=True).split('id="ag-penalty"', 1)[1].split("</div>", 1)[0]
+    assert "Введите целое число" in block
+
+
+def test_player_names_autocomplete_from_own_games_only(app, table):
+    table.new_game(names=("Аня", "Борис"))
+    html = table.client.get("/new").get_data(as_text=True)
+    datalist = html.split('<datalist id="known-names">', 1)[1].split("</datalist>", 1)[0]
+    assert 'value="Аня"' in datalist and 'value="Борис"' in datalist
+    stranger = app.test_client().get("/new").get_data(as_text=True)
+    assert "Аня" not in stranger
+
+
+def test_manifest_and_icons(client):
+    r = client.get("/manifest.webmanifest")
+    assert r.mimetype == "application/manifest+json"
+    data = r.get_json()
+    assert data["display"] == "standalone"
+    for icon in data["icons"]:
+        assert client.get(icon["src"]).status_code == 200
+    assert client.get("/favicon.ico").status_code == 302
+
+
+def test_no_external_requests_in_pages(table):
+    game = played(table)
+    for path in ("/", "/new", game, game + "/deal", game + "/share", game + "/rules",
+                 table.view_path(game)):
+        html = table.client.get(path).get_data(as_text=True)
+        # the share page links to this very server (http://localhost in the test client)
+        assert not re.search(r'(src|href)="(https?:)?//(?!localhost/)', html), path
+
+
+def test_share_page_has_qr_codes(table):
+    game = table.new_game()
+    html = table.client.get(game + "/share").get_data(as_text=True)
+    assert html.count("<svg") == 2
+    assert table.view_path(game) in html
+
+
+def test_english_switch_and_plurals(table):
+    game = played(table)
+    r = table.client.get("/lang/en?next=" + game)
+    assert r.status_code == 302 and r.headers["Location"] == game
+    html = table.client.get(game).get_data(as_text=True)
+    assert "Record a deal" in html and "Score sheet" in html
+    assert "1 concession" in html and "0 concessions" in html
+    assert re.search(r'<span class="mark">R</span>', html)
+    table.client.get("/lang/ru")
+    html = table.client.get(game).get_data(as_text=True)
+    assert "1 роспись" in html and "0 росписей" in html
+
+
+def test_language_switch_never_redirects_off_site(client):
+    r = client.get("/lang/en?next=https://evil.example/")
+    assert r.headers["Location"] == "/"
+
+
+def test_error_pages(client):
+    r = client.get("/nowhere")
+    assert r.status_code == 404 and "Здесь ничего нет" in r.get_data(as_text=True)
+    assert client.post("/new", data={}).status_code == 400
