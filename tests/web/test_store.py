@@ -1,0 +1,91 @@
+"""The SQLite store: pragmas, migrations, revisions, limits, foreign keys."""
+
+import sqlite3
+
+import pytest
+
+from scorer import store
+
+
+@pytest.fixture
+def st(tmp_path):
+    """A migrated store on a real file."""
+    db = store.connect(tmp_path / "s.sqlite")
+    store.migrate(db)
+    yield store.Store(db)
+    db.close()
+
+
+HEAD = {"format": "thousand-game/1", "players": ["A", "B", "C"],
+        "agreements": {"preset": "classic", "overrides": {}}, "first_dealer": 0}
+
+
+def test_every_connection_has_wal_foreign_keys_and_full_sync(st):
+    pragma = lambda name: next(st.db.query(f"PRAGMA {name}"))[name]  # noqa: E731
+    assert pragma("journal_mode") == "wal"
+    assert pragma("foreign_keys") == 1
+    assert pragma("synchronous") == 2  # FULL
+
+
+def test_migrations_are_recorded_and_idempotent(tmp_path):
+    db = store.connect(tmp_path / "m.sqlite")
+    store.migrate(db)
+    store.migrate(db)
+    names = [r["name"] for r in db.query("select name from _sqlite_migrations")]
+    assert names == ["m001_games_and_deals"]
+    db.close()
+
+
+def test_edit_and_delete_add_revisions_and_restore_brings_back(st):
+    game = st.create_game(HEAD)
+    with st.writing():
+        deal = st.add_deal(game.id, {"type": "redeal"})
+    st.revise_deal(game.id, deal, {"type": "adjustment", "player": 0, "amount": 5,
+                                   "reason": "other"}, "edit")
+    st.revise_deal(game.id, deal, None, "delete")
+    assert st.records(game.id) == []
+    assert st.last_record(deal)["type"] == "adjustment"
+    st.revise_deal(game.id, deal, st.last_record(deal), "restore")
+    history = st.history(deal)
+    assert [h["note"] for h in history] == ["add", "edit", "delete", "restore"]
+    assert history[0]["record"] == {"type": "redeal"}
+    assert st.game(game.id).version == 5
+
+
+def test_tokens_are_unique_and_open_the_right_game(st):
+    a, b = st.create_game(HEAD), st.create_game(HEAD)
+    assert len({a.edit_token, a.view_token, b.edit_token, b.view_token}) == 4
+    assert st.game_by_token(a.edit_token) == (st.game(a.id), True)
+    assert st.game_by_token(a.view_token)[1] is False
+    assert st.game_by_token("nope") is None
+    assert [g.id for g in st.games([b.view_token])] == [b.id]
+    assert st.games([]) == []
+    assert {g.id for g in st.games(None)} == {a.id, b.id}
+
+
+def test_revision_of_another_games_deal_is_refused(st):
+    a, b = st.create_game(HEAD), st.create_game(HEAD)
+    deal = st.add_deal(a.id, {"type": "redeal"})
+    with pytest.raises(KeyError):
+        st.revise_deal(b.id, deal, None, "delete")
+
+
+def test_foreign_keys_are_enforced(st):
+    with pytest.raises(sqlite3.IntegrityError):
+        st.db["deals"].insert({"game_id": 999, "seq": 1, "created": "x"})
+
+
+def test_deal_limit(monkeypatch, st):
+    monkeypatch.setattr(store, "MAX_DEALS", 1)
+    game = st.create_game(HEAD)
+    st.add_deal(game.id, {"type": "redeal"})
+    with pytest.raises(store.LimitError):
+        st.add_deal(game.id, {"type": "redeal"})
+
+
+def test_a_failed_write_rolls_back(st):
+    game = st.create_game(HEAD)
+    with pytest.raises(RuntimeError), st.writing():
+        st.add_deal(game.id, {"type": "redeal"})
+        raise RuntimeError("refused")
+    assert st.records(game.id) == []
