@@ -77,7 +77,8 @@ def new_game():
     values = dict(agreements)
     return render_template(
         "games/new.html", form=form, errors=errors, preset=preset,
-        presets=catalog().presets, preset_choices=list(presets.items()), groups=agreement_form.groups(values, ag_only(errors)),
+        presets=catalog().presets, preset_choices=list(presets.items()),
+        groups=agreement_form.groups(values, ag_only(errors)),
         diffs=agreement_form.differences(agreements, "preset"),
         diffs_classic=agreement_form.differences(agreements, "classic"),
         names=known_names(), checked=request.method == "POST" and action == "check",
