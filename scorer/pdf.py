@@ -251,8 +251,10 @@ def _row_view(game, row, lang: str, sitting: set[int]) -> dict:
         if row.type == "redeal":
             view["cells"].append({"delta": "", "total": "", "marks": ""})
             continue
+        # An adjustment concerns one player: the others' zero would only add noise.
+        quiet = row.type == "adjustment" and row.delta[seat] == 0
         view["cells"].append({
-            "delta": signed(row.delta[seat]),
+            "delta": "" if quiet else signed(row.delta[seat]),
             "total": number(row.score[seat]),
             "marks": _seat_marks(row, seat, marks, seat in sitting, out),
         })
@@ -271,14 +273,23 @@ def protocol_rows(game, protocol, lang: str) -> list[dict]:
     return rows
 
 
+def _place(protocol, seat: int) -> int:
+    """A player's place: the winner is first, equal scores share a place."""
+    if seat == protocol.winner:
+        return 1
+    ahead = sum(1 for other, score in enumerate(protocol.score)
+                if other == protocol.winner or score > protocol.score[seat])
+    return ahead + 1
+
+
 def standings(game, protocol) -> list[dict]:
     """Players ordered by final score (the winner first), with their counters."""
     order = sorted(range(len(game.players)),
                    key=lambda s: (s != protocol.winner, -protocol.score[s], s))
-    return [{"rank": i + 1, "seat": s, "name": game.players[s],
+    return [{"rank": _place(protocol, s), "seat": s, "name": game.players[s],
              "score": number(protocol.score[s]), "bolts": protocol.bolts[s],
              "falls": protocol.falls[s], "raspis": protocol.raspis[s],
-             "winner": s == protocol.winner} for i, s in enumerate(order)]
+             "winner": s == protocol.winner} for s in order]
 
 
 def appendix_rows(game, protocol, lang: str) -> list[dict]:
