@@ -1,0 +1,55 @@
+"""A real server (waitress, loopback, temporary instance) and Debian's Chromium at phone size."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from playwright.sync_api import sync_playwright
+from waitress import create_server
+
+from scorer import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+PHONE = {"width": 390, "height": 844}
+HOST_KEY = "browser-host-key-abcdefghijklmnop"
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    """The app served by waitress on 127.0.0.1 and a free port, in a thread."""
+    app = create_app({"INSTANCE_PATH": str(tmp_path / "instance"),
+                      "SECRET_KEY": "browser-secret", "HOST_KEY": HOST_KEY})
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+    thread.join(5)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Chromium from the system; a missing browser is an error, never a skip."""
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A fresh phone-sized browser context factory."""
+    contexts = []
+
+    def make():
+        ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True, locale="ru-RU")
+        contexts.append(ctx)
+        return ctx.new_page()
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
