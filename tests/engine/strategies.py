@@ -255,6 +255,9 @@ class GameBuilder:
 
     def advance(self, record: dict) -> None:
         """Move the model past one record."""
+        if (record["type"] == "adjustment" and record["reason"] == "misdeal"
+                and self.ag.get("misdeal_passes_deal")):
+            self.dealer = (self.dealer + 1) % self.players  # catalog: the fine passes the deal
         if record["type"] not in ("play", "raspis"):
             return
         if record["type"] == "raspis":

@@ -194,3 +194,86 @@ def test_mutated_logs_never_crash(generated, data):
         assert result.deal is not None and result.deal >= k, result.message()
         assert result.message("en").startswith(f"deal {result.deal}: ")
         assert result.message("ru").startswith(f"кон {result.deal}: ")
+
+
+def _rounded(points: int, mode: str) -> int:
+    """RULES.md §4 step 2."""
+    from strategies import rounded
+
+    return rounded(points, mode)
+
+
+def _marriages(names) -> int:
+    """Declared marriages in points."""
+    values = {"hearts": 100, "diamonds": 80, "clubs": 60, "spades": 40, "ace": 200}
+    return sum(values[m] if m in values else values[m[5:]] // 2 for m in names)
+
+
+def expected_plain_delta(record: dict, row: dict, ag, players: int) -> list[int]:
+    """RULES.md §4 steps 1-7 for a deal where nobody is on the barrel and nothing else applies."""
+    mult = 2 if row["golden"] or row["dark"] else 1
+    d, c, mode = record["declarer"], record["contract"], ag["rounding"]
+    dealer = row["dealer"]
+    delta = [0] * players
+    active = [s for s in range(players) if players != 4 or s != dealer]
+    if record["type"] == "raspis":
+        if row["dark"]:
+            delta[d] = -240
+        elif ag["raspis_subtract"]:
+            delta[d] = -c * mult
+        half = -(-c // 10) * 10 // 2
+        payout = {"half": half, "sixty": 60,
+                  "sixty_or_half": 60 if c <= 120 else half}[ag["raspis_payout"]]
+        for s in active:
+            if s != d:
+                delta[s] = payout * mult
+    else:
+        pts, mar = record["points"], record.get("marriages", {})
+        declared = {s: _marriages(mar.get(str(s), [])) for s in active}
+        taken = (_rounded(pts[d], mode) if ag["round_declarer"] else pts[d]) + declared[d]
+        double_marriages = ag.get("double_marriages", True)
+        if taken < c:
+            delta[d] = -c * mult
+        elif row["dark"] and ag["dark_cap_240"]:
+            delta[d] = 240
+        elif row["dark"] or ag["declarer_scores"] == "taken":
+            own = _rounded(pts[d], mode)
+            delta[d] = (own + declared[d]) * mult if double_marriages else own * mult + declared[d]
+        else:
+            delta[d] = c * mult
+        side = 1 if row["dark"] and not ag["dark_double_defenders"] else mult
+        for s in active:
+            if s != d:
+                own = _rounded(pts[s], mode)
+                delta[s] = ((own + declared[s]) * side if double_marriages
+                            else own * side + declared[s])
+    prikup = record.get("prikup")
+    if players == 4 and prikup is not None and ag["four_dealer_prikup"] != "none":
+        if ag["four_dealer_prikup"] == "points":
+            talon = prikup["points"]
+            if ag.get("talon_rounding", True):
+                talon = _rounded(talon, mode)
+            delta[dealer] = talon * mult
+        else:
+            delta[dealer] = 50 * prikup["aces"] * mult
+        if prikup.get("marriage"):
+            value = _marriages([prikup["marriage"]])
+            twice = row["dark"] and ag.get("dark_double_talon_marriage", False)
+            delta[dealer] += value * (2 if twice else 1)
+    return delta
+
+
+@settings(max_examples=100)
+@given(GAMES)
+def test_plain_rows_follow_section_4(generated):
+    """Rows with no event, nobody near the barrel before, score by an independent §4 model."""
+    log = generated.log
+    game = parse_game(copy.deepcopy(log))
+    ag, players = game.agreements, len(log["players"])
+    rows = replay(game).to_json("en")["rows"]
+    before = [0] * players
+    for record, row in zip(log["deals"], rows, strict=True):
+        far = not ag["barrel"] or max(before) < ag["barrel_threshold"]
+        if row["type"] in ("play", "raspis") and not row["events"] and far:
+            assert row["delta"] == expected_plain_delta(record, row, ag, players), (row, record)
+        before = row["score"]
