@@ -13,6 +13,7 @@ import contextlib
 import json
 import secrets
 import sqlite3
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -23,6 +24,10 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 MAX_DEALS = 2000
+
+# Writers in this process queue here first: SQLite's own busy handler sleeps with
+# growing back-off, which turns a short wait into a long tail under concurrent posts.
+_WRITE_LOCK = threading.Lock()
 
 migrations = Migrations("scorer")
 
@@ -123,13 +128,14 @@ class Store:
         """A write transaction taken up front, so validation sees the final state."""
         # BEGIN IMMEDIATE takes the write lock before we read, so two scorekeepers
         # posting at once are serialised instead of one failing with SQLITE_BUSY.
-        self.db.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self
-        except BaseException:
-            self.db.conn.execute("ROLLBACK")
-            raise
-        self.db.conn.execute("COMMIT")
+        with _WRITE_LOCK:
+            self.db.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self
+            except BaseException:
+                self.db.conn.execute("ROLLBACK")
+                raise
+            self.db.conn.execute("COMMIT")
 
     # -- games ---------------------------------------------------------------
 

@@ -51,9 +51,11 @@ def run(row: GameRow, records: list[dict]) -> tuple[Game, Protocol]:
     return game, replay(game)
 
 
-def load(row: GameRow) -> Loaded:
+def load(row: GameRow, *, replayed: bool = True) -> Loaded:
     """Load a game's slots and replay them (an error is kept, not raised)."""
     slots = get_store().slots(row.id)
+    if not replayed:
+        return Loaded(row, slots, None, None, None)
     records = [s.record for s in slots if s.record is not None]
     try:
         game, protocol = run(row, records)

@@ -128,13 +128,13 @@ def deal_page(row, slot_id: int | None):
     action, entry, record = entry_for(loaded, setup, slot_id)
     if record is None:
         return show_form(loaded, setup, entry, slot_id, status=422)
+    if action != "preview":
+        return save(loaded, record, slot_id, entry, setup)
     shown, result = preview_of(loaded, record, slot_id)
     if shown is None:
         entry.errors.update(result)
         return show_form(loaded, setup, entry, slot_id, status=422)
-    if action == "preview":
-        return show_form(loaded, setup, entry, slot_id, preview=shown)
-    return save(loaded, record, slot_id, entry, setup)
+    return show_form(loaded, setup, entry, slot_id, preview=shown)
 
 
 def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
@@ -143,13 +143,14 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
     row = loaded.row
     try:
         with st.writing():
-            fresh = load(row)  # another phone may have saved a deal meanwhile
+            # Re-read inside the write lock: another phone may have saved a deal meanwhile.
+            fresh = load(row, replayed=False)
             records, deal_no = candidate(fresh, record, slot_id)
             try:
                 run(row, records)
             except RuleError as err:
                 entry.errors.update(keyed(err, deal_no))
-                return show_form(fresh, setup, entry, slot_id, status=422)
+                return show_form(loaded, setup, entry, slot_id, status=422)
             if slot_id is None:
                 st.add_deal(row.id, record)
             else:
@@ -158,7 +159,7 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
         entry.errors[("top", None)] = _("A game holds at most %(max)d deals.", max=err.limit)
         return show_form(loaded, setup, entry, slot_id, status=422)
     if slot_id is not None:
-        note_changes(fresh, load(row), "edit", slot_id)
+        note_changes(loaded, load(row), "edit", slot_id)
     return redirect(url_for("play.game", token=row.edit_token) + "#protocol")
 
 

@@ -74,24 +74,21 @@ class ShownRow:
     cells: list[Cell] = field(default_factory=list)
 
 
-def result_text(row: Any) -> str:
+def result_text(row: Any, m: dict[str, str], words: dict[str, str]) -> str:
     """A short word for how the row ended."""
-    if row.type == "redeal":
-        return _("redeal")
-    if row.type == "adjustment":
-        return _("adjustment")
+    if row.type in words:
+        return words[row.type]
     if row.result == "made":
         return "✓"
     if row.result == "failed":
         return "✗"
     if row.result == "raspis":
-        return marks()["raspis"]
+        return m["raspis"]
     return ""
 
 
-def cell_marks(row: Any, seat: int, on_barrel: set[int]) -> str:
+def cell_marks(row: Any, seat: int, on_barrel: set[int], m: dict[str, str]) -> str:
     """The marks for one seat in one row (bolts, penalties, barrel, falls...)."""
-    m = marks()
     out = []
     for ev in row.events:
         if ev.seat != seat or ev.kind not in EVENT_MARK:
@@ -121,6 +118,7 @@ def shown_rows(protocol: Any, slot_ids: list[int] | None = None) -> list[ShownRo
     """Every protocol row with its cells and marks, in order."""
     m = marks()
     code = lang()
+    words = {"redeal": _("redeal"), "adjustment": _("adjustment")}
     on_barrel: set[int] = set()
     out = []
     for i, row in enumerate(protocol.rows):
@@ -130,12 +128,12 @@ def shown_rows(protocol: Any, slot_ids: list[int] | None = None) -> list[ShownRo
         shown = ShownRow(
             n=row.n, slot_id=slot_ids[i] if slot_ids and i < len(slot_ids) else None,
             kind=row.type, dealer=row.dealer, declarer=row.declarer, contract=row.contract,
-            row_marks=row_marks, result=result_text(row),
+            row_marks=row_marks, result=result_text(row, m, words),
         )
         for seat in range(len(protocol.players)):
             shown.cells.append(Cell(
                 delta=row.delta[seat], score=row.score[seat],
-                marks=cell_marks(row, seat, on_barrel),
+                marks=cell_marks(row, seat, on_barrel, m),
                 why=why[seat] if seat < len(why) else [],
             ))
         out.append(shown)
