@@ -117,8 +117,10 @@ def test_appending_a_refused_record_changes_nothing(generated, bad):
     kind, err = outcome(worse)
     assert kind == "error", "a bad record was accepted"
     assert err.deal == len(log["deals"]) + 1
-    if before["winner"] is not None:
-        assert err.rule == "after_win"
+    if before["winner"] is not None:  # after a win even a good record is refused
+        kind, err = outcome({**copy.deepcopy(log), "deals": log["deals"] + [{"type": "redeal"}]})
+        assert kind == "error" and err.rule == "after_win"
+        assert err.deal == len(log["deals"]) + 1
     assert protocol_json(log) == before
 
 
