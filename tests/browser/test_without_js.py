@@ -1,0 +1,53 @@
+"""Every page works with JavaScript off: the server fills the blank field and previews."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import PHONE
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_deal_without_javascript(live_server, browser):
+    ctx = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = ctx.new_page()
+    try:
+        page.goto(live_server + "/new")
+        page.fill("#name0", "Аня")
+        page.fill("#name1", "Борис")
+        page.fill("#name2", "Вика")
+        page.select_option("#preset", "polish")
+        page.click("button.nojs-only:has-text('Применить набор')")  # no script to do it
+        assert page.input_value("#name0") == "Аня"
+        assert page.input_value("#ag_bid_step") == "10"
+        page.click("button.primary:has-text('Начать игру')")
+        page.wait_for_url(re.compile(r"/g/[^/]+$"))
+        game = page.url
+
+        page.click("#record-deal")
+        assert page.locator("button.chip").first.is_hidden()  # quick values need script
+        page.click("label.pick.p1")
+        page.fill("#contract", "100")
+        page.fill("#points_0", "20")
+        page.fill("#points_2", "0")
+        page.click("button.nojs-only:has-text('Предпросмотр')")
+        assert page.input_value("#points_1") == "100"  # the server filled the blank one
+        assert page.locator(".pv-delta[data-seat='1']").inner_text() == "+100"
+        page.click("#save")
+        page.wait_for_url(re.compile(r"#protocol$"))
+        totals = [int(t) for t in page.locator("#totals .score").all_inner_texts()]
+        assert totals == [20, 100, 0]
+        assert "—" in page.locator("#row-1 td.cell").nth(2).inner_text()  # a bolt
+
+        # the "why" of a number opens without script (<details>)
+        page.locator("#row-1 td.cell summary").first.click()
+        assert page.locator("#row-1 details[open] .whybox").is_visible()
+
+        view = page.goto(game + "/share") and page.input_value("#view-url")
+        page.goto(view)
+        assert page.locator("noscript").count() == 1
+        assert 'http-equiv="refresh"' in page.content()
+    finally:
+        ctx.close()
