@@ -73,10 +73,13 @@ def _read_store(game_id: str, instance: str | None) -> dict:
     if not game_id.isdigit():
         raise InputError(f"game: --game: a game id is a number (got {game_id!r})")
     games = store.Store(store.connect(path))
-    row = games.game(int(game_id))
-    if row is None:
-        raise InputError(f"game: --game: no game with id {game_id} in {path}")
-    return {**row.head, "deals": games.records(row.id)}
+    try:
+        row = games.game(int(game_id))
+        if row is None:
+            raise InputError(f"game: --game: no game with id {game_id} in {path}")
+        return {**row.head, "deals": games.records(row.id)}
+    finally:
+        games.db.close()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -70,3 +70,32 @@ def test_cli_missing_file_is_one_line(tmp_path):
     done = run_pdf(["nope.json", "-o", "sheet.pdf"], tmp_path)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and "nope.json" in done.stderr
+
+
+def test_cli_reads_a_game_from_the_app_database(app, tmp_path):
+    """--game ID --instance DIR renders the stored game (live deals only) from SQLite."""
+    from scorer import store
+
+    log = won_log()
+    games = store.Store(store.connect(app.config["DATABASE"]))
+    row = games.create_game({k: v for k, v in log.items() if k != "deals"},
+                            log["deals"] + [log["deals"][0]])
+    # The fifth deal would follow the win; deleting it (a revision) makes the log valid.
+    last = games.slots(row.id)[-1]
+    games.revise_deal(row.id, last.id, None, "delete")
+    games.db.close()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = run_pdf(["--game", str(row.id), "--instance", app.instance_path, "-o", "s.pdf"],
+                   elsewhere)
+    assert done.returncode == 0, done.stderr
+    text = "".join(p.extract_text() for p in pypdf.PdfReader(str(elsewhere / "s.pdf")).pages)
+    assert "Победитель" in text and "Аня" in text
+
+
+def test_cli_unknown_game_id_is_one_line(app, tmp_path):
+    """An id that is not in the database: one line, status 2."""
+    done = run_pdf(["--game", "999", "--instance", app.instance_path, "-o", "s.pdf"], tmp_path)
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and "999" in done.stderr
+    assert not (tmp_path / "s.pdf").exists()
