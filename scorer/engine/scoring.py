@@ -81,17 +81,18 @@ class Ledger:
         self.credits = [[] for _ in range(self.seats)]
         self.why = [[] for _ in range(self.seats)]
 
-    def add(self, seat: int, value: int, kind: str, code: str | None = None, **params) -> None:
+    def add(self, seat: int, value: int, kind: str, code: str | None = None, /,
+            **params) -> None:
         """Credit ``value`` to ``seat``, with the reason for it."""
         self.credits[seat].append(Credit(value, kind))
         if code:
             self.say(seat, code, **params)
 
-    def say(self, seat: int, code: str, **params) -> None:
+    def say(self, seat: int, code: str, /, **params) -> None:
         """Add a reason without an amount of its own."""
         self.why[seat].append(Reason(code, params))
 
-    def event(self, seat: int | None, kind: str, **extra) -> None:
+    def event(self, seat: int | None, kind: str, /, **extra) -> None:
         """Record an event of the row."""
         self.events.append(Event(seat, kind, extra))
 
@@ -217,14 +218,19 @@ def _score_play(st: State, rec: Play, led: Ledger, ag: Mapping, mult: int, why_m
         _say_points(led, seat, points, rounded, ag)
         for suit in suits:
             led.say(seat, "marriage", sign=marriage_sign(suit), value=marriage_value(suit))
-        base = rounded + wed
         doubled = mult == 2 and (not rec.dark or ag["dark_double_defenders"])
-        led.add(seat, base * (2 if doubled else 1), "defender")
-        if doubled and base:
-            led.say(seat, "doubled", why=why_mult, amount=base * 2)
-        elif rec.dark and base:
+        amount = _doubled(rounded, wed, 2 if doubled else 1, ag)
+        led.add(seat, amount, "defender")
+        if doubled and amount:
+            led.say(seat, "doubled", why=why_mult, amount=amount)
+        elif rec.dark and amount:
             led.say(seat, "not_doubled")
     return made
+
+
+def _doubled(points: int, wed: int, mult: int, ag: Mapping) -> int:
+    """Card points times ``mult``, plus marriages doubled too unless double_marriages is off."""
+    return points * mult + wed * (mult if ag["double_marriages"] else 1)
 
 
 def _say_points(led: Ledger, seat: int, points: int, rounded: int, ag: Mapping) -> None:
@@ -256,13 +262,15 @@ def _declarer(rec: Play, led: Ledger, ag: Mapping, mult: int, why_mult: str,
         led.say(seat, "made", contract=contract, taken_expr=expr)
         led.add(seat, 240, "own_made", "dark_cap")
         return True
-    amount = rounded + wed if ag["declarer_scores"] == "taken" or rec.dark else contract
     led.say(seat, "made", contract=contract, taken_expr=expr)
-    if amount != contract:
-        led.say(seat, "made_taken", contract=contract, amount=amount)
-    led.add(seat, amount * mult, "own_made")
+    if ag["declarer_scores"] == "taken" or rec.dark:
+        led.say(seat, "made_taken", contract=contract, amount=rounded + wed)
+        amount = _doubled(rounded, wed, mult, ag)
+    else:
+        amount = contract * mult
+    led.add(seat, amount, "own_made")
     if mult == 2:
-        led.say(seat, "doubled", why=why_mult, amount=amount * 2)
+        led.say(seat, "doubled", why=why_mult, amount=amount)
     return True
 
 
@@ -283,9 +291,15 @@ def _score_raspis(st: State, rec: Raspis, led: Ledger, ag: Mapping, mult: int,
             led.add(other, payout, "payout", "raspis_payout", amount=payout)
     st.raspis[seat] += 1
     if ag["raspis_third_penalty"] and st.raspis[seat] % 3 == 0:
-        led.add(seat, -ag["penalty"], "penalty", "raspis_penalty", count=st.raspis[seat],
-                amount=-ag["penalty"])
+        penalty = _penalty(ag, golden=mult == 2 and not rec.dark)
+        led.add(seat, -penalty, "penalty", "raspis_penalty", count=st.raspis[seat],
+                amount=-penalty)
         led.event(seat, "raspis_penalty")
+
+
+def _penalty(ag: Mapping, golden: bool) -> int:
+    """A bolt or concession penalty: doubled on a golden deal only where agreed."""
+    return ag["penalty"] * (2 if golden and ag["golden_double_penalties"] else 1)
 
 
 def _score_talon(st: State, rec: Play | Raspis, led: Ledger, ag: Mapping, mult: int) -> None:
@@ -295,16 +309,26 @@ def _score_talon(st: State, rec: Play | Raspis, led: Ledger, ag: Mapping, mult: 
         return
     dealer = st.dealer
     if mode == "points":
-        rounded = round_points(prikup.points, ag["rounding"])
+        rounded = prikup.points
+        if ag["talon_rounding"]:
+            rounded = round_points(prikup.points, ag["rounding"])
         led.add(dealer, rounded * mult, "talon", "talon_points", points=prikup.points,
-                rounded=rounded * mult)
+                rounded=rounded)
+        amount = rounded * mult
     else:
         amount = 50 * (prikup.aces or 0) * mult
-        led.add(dealer, amount, "talon", "talon_aces", aces=prikup.aces or 0, amount=amount)
+        led.add(dealer, amount, "talon", "talon_aces", aces=prikup.aces or 0,
+                amount=amount // mult)
+    if mult == 2 and amount:
+        led.say(dealer, "doubled", why="dark" if rec.dark else "golden", amount=amount)
     if prikup.marriage:
         value = marriage_value(prikup.marriage)
-        led.add(dealer, value, "talon", "talon_marriage", sign=marriage_sign(prikup.marriage),
-                value=value)
+        if rec.dark and ag["dark_double_talon_marriage"]:
+            led.add(dealer, value * 2, "talon", "talon_marriage_doubled",
+                    sign=marriage_sign(prikup.marriage), value=value * 2)
+        else:
+            led.add(dealer, value, "talon", "talon_marriage",
+                    sign=marriage_sign(prikup.marriage), value=value)
 
 
 def _reaches(score: int, ag: Mapping) -> bool:
@@ -368,8 +392,9 @@ def _bolts(st: State, rec: Play, led: Ledger, ag: Mapping, golden: bool) -> None
             led.say(seat, "bolt_double" if weight == 2 else "bolt", count=st.bolts[seat])
         if penalty_rule != "none" and st.bolts[seat] >= 3:
             st.bolts[seat] = 0 if penalty_rule == "three_in_a_row" else st.bolts[seat] - 3
-            st.score[seat] -= ag["penalty"]
-            led.say(seat, "bolt_penalty", amount=-ag["penalty"])
+            penalty = _penalty(ag, golden)
+            st.score[seat] -= penalty
+            led.say(seat, "bolt_penalty", amount=-penalty)
             led.event(seat, "bolt_penalty")
 
 
@@ -387,7 +412,8 @@ def _barrel_attempts(st: State, led: Ledger, ag: Mapping, on_barrel: set[int],
             led.say(seat, "barrel_attempt", used=used, max=limit)
         else:
             led.say(seat, "barrel_attempt_unlimited", used=used)
-        if limit and used >= limit and seat not in credited:
+        won = seat in credited and _reaches(st.score[seat], ag)
+        if limit and used >= limit and not won:
             _fall(st, led, ag, seat, "attempts")
 
 
@@ -410,7 +436,8 @@ def _fall(st: State, led: Ledger, ag: Mapping, seat: int, cause: str) -> None:
         st.score[seat] -= ag["penalty"]
     led.say(seat, f"fall_{cause}", amount=st.score[seat] - before)
     led.event(seat, "barrel_fall", cause=cause)
-    st.falls[seat] += 1
+    if ag["three_falls_count"] == "all" or cause == "attempts":
+        st.falls[seat] += 1
     if ag["barrel_three_falls_zero"] and st.falls[seat] >= 3:
         st.falls[seat] = 0
         st.score[seat] = 0
@@ -524,6 +551,9 @@ def _score_adjustment(st: State, rec: Adjustment, led: Ledger, ag: Mapping) -> N
     _apply(st, led)
     _leave_barrel(st, led, ag)
     _after_deal(st, led, ag, on_barrel, credited, declarer=None)
+    if rec.reason == "misdeal" and ag["misdeal_passes_deal"]:
+        st.dealer = (st.dealer + 1) % st.players
+        led.say(rec.player, "deal_passes")
 
 
 # --- the protocol ----------------------------------------------------------------

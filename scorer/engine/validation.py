@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import combinations
 
 from scorer.engine.errors import RuleError
 from scorer.engine.records import HALF_SUITS, SUITS, Adjustment, Play, Prikup, Raspis, Record
@@ -112,6 +113,8 @@ def _marriages(rec: Play, ctx: DealContext, ag: Mapping) -> None:
 def _no_tricks(rec: Play, ctx: DealContext, ag: Mapping) -> None:
     """A seat with no trick has 0 points and declared nothing (declarer's exception)."""
     d = ctx.deal
+    if rec.no_tricks and set(ctx.active) <= rec.no_tricks:
+        raise RuleError(d, "no_tricks", "no_tricks.all")
     for seat in sorted(rec.no_tricks):
         if seat not in ctx.active:
             raise RuleError(d, "no_tricks", "no_tricks.inactive", seat=seat)
@@ -184,17 +187,31 @@ def _prikup(prikup: Prikup | None, ctx: DealContext, ag: Mapping) -> None:
         raise RuleError(d, "prikup", "prikup.fit", points=prikup.points)
 
 
+def _talons() -> frozenset[tuple[int, str | None, int]]:
+    """Every (points, marriage or None, aces) that three cards of the deck can show."""
+    deck = [(rank, suit) for suit in SUITS for rank in "9JQKTA"]
+    values = {"9": 0, "J": 2, "Q": 3, "K": 4, "T": 10, "A": 11}
+    out = set()
+    for cards in combinations(deck, 3):
+        points = sum(values[r] for r, _ in cards)
+        aces = sum(r == "A" for r, _ in cards)
+        out.add((points, None, aces))
+        for suit in SUITS:
+            if ("K", suit) in cards and ("Q", suit) in cards:
+                out.add((points, suit, aces))
+            if ("Q", suit) in cards and ("J", suit) in cards:
+                out.add((points, f"half_{suit}", aces))
+    return frozenset(out)
+
+
+TALONS = _talons()
+
+
 def _talon_fits(points: int, marriage: str | None, aces: int | None) -> bool:
-    """Whether three cards can hold that many points, that marriage and those aces."""
-    pair = 0 if marriage is None else 2
-    pair_points = 0 if marriage is None else (5 if marriage in HALF_SUITS else 7)
-    free = 3 - pair - (aces or 0)
-    if free < 0:
-        return False
-    low = pair_points + 11 * (aces or 0)
-    # Where the aces are counted, every other card is worth at most 10 (a ten).
-    high = low + (10 if aces is not None else 11) * free
-    return low <= points <= high
+    """Whether three real cards can hold that many points, that marriage and those aces."""
+    if aces is None:
+        return any((points, marriage, a) in TALONS for a in range(4))
+    return (points, marriage, aces) in TALONS
 
 
 def _adjustment(rec: Adjustment, ctx: DealContext, ag: Mapping) -> None:

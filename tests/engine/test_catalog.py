@@ -44,13 +44,20 @@ ADVISORY = {
     "redeal_two_nines_prikup": False, "redeal_four_nines_after_discard": False,
     "redeal_only_on_100": False,
 }
+# Agreements added where the seeds disagree and RULES.md made no agreement (see the
+# "seed disagreements" part of catalog.toml); their defaults keep RULES.md's reading.
+SEED_AGREEMENTS = {
+    "double_marriages": True, "golden_double_penalties": False, "three_falls_count": "all",
+    "misdeal_passes_deal": False, "talon_rounding": True, "dark_double_talon_marriage": False,
+}
 
 # RULES.md §8: what each preset changes from classic (kinga also hides the talon taken
 # at 100, as seed 004 describes; "bolts by tricks" and "samosval on" are classic already).
 PRESETS = {
     "classic": {},
     "kinga": {"raspis_third_penalty": True, "raspis_barrel": "nobody_if_barrel",
-              "barrel_win_over_target": True, "hundred_prikup_hidden": True},
+              "barrel_win_over_target": True, "hundred_prikup_hidden": True,
+              "barrel_direct_win": True, "dark_cap_240": False},
     "app-matveev": {"golden": True, "golden_on_fail": "replay", "dark": True,
                     "bolt_counts": "zero_points"},
     "two-players": {"barrel": False, "declarer_scores": "taken"},
@@ -116,14 +123,14 @@ def test_committed_list_matches_rules_md():
 def test_every_id_of_rules_md_is_in_the_catalog():
     """Catalog ids are exactly §7's, with §7's defaults and enforced/advisory split."""
     specs = catalog().agreements
-    assert set(specs) == set(ENFORCED) | set(ADVISORY)
-    for table, enforced in ((ENFORCED, True), (ADVISORY, False)):
+    assert set(specs) == set(ENFORCED) | set(ADVISORY) | set(SEED_AGREEMENTS)
+    for table, enforced in ((ENFORCED, True), (ADVISORY, False), (SEED_AGREEMENTS, True)):
         for id, default in table.items():
             assert specs[id].enforced is enforced, id
             assert specs[id].default == default and type(specs[id].default) is type(default), id
 
 
-@pytest.mark.parametrize("id", list(ENFORCED) + list(ADVISORY))
+@pytest.mark.parametrize("id", list(ENFORCED) + list(ADVISORY) + list(SEED_AGREEMENTS))
 def test_spec_is_complete_and_consistent(id):
     """Both titles and explanations are there, in the right script; type and default agree."""
     spec = catalog().agreements[id]
@@ -272,7 +279,7 @@ def test_agreements_are_a_read_only_mapping():
     """Agreements behave like a dict for reading and refuse every kind of write."""
     agreements = resolve_agreements("kinga", {"dark": True})
     assert isinstance(agreements, Agreements)
-    assert len(agreements) == len(ENFORCED) + len(ADVISORY)
+    assert len(agreements) == len(ENFORCED) + len(ADVISORY) + len(SEED_AGREEMENTS)
     assert list(agreements) == list(catalog().agreements)
     assert agreements["dark"] is True and agreements.get("nope") is None
     assert "barrel" in agreements
