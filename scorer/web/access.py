@@ -41,7 +41,10 @@ def held_tokens() -> list[str]:
 
 def remember(token: str) -> None:
     """Add a game token to this browser's list (newest last)."""
-    tokens = [t for t in held_tokens() if t != token]
+    held = held_tokens()
+    if held and held[-1] == token:
+        return  # nothing new: leave the cookie alone (no Set-Cookie on every poll)
+    tokens = [t for t in held if t != token]
     tokens.append(token)
     session["tokens"] = tokens[-MAX_REMEMBERED:]
     session.permanent = True

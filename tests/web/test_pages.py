@@ -215,3 +215,11 @@ def test_error_pages(client):
     r = client.get("/nowhere")
     assert r.status_code == 404 and "Здесь ничего нет" in r.get_data(as_text=True)
     assert client.post("/new", data={}).status_code == 400
+
+
+def test_polling_the_read_only_page_sets_no_cookie(table):
+    game = played(table)
+    view = table.view_path(game)
+    table.client.get(view)
+    again = table.client.get(view)
+    assert "Set-Cookie" not in again.headers
