@@ -12,6 +12,10 @@ from strategies import generated_games
 from scorer.engine import RuleError, game_to_json, parse_game, replay
 
 GAMES = generated_games(max_deals=60)
+# Example counts follow the loaded profile (conftest.py): "ci" runs 100 of the main
+# properties and 60 of the costlier ones; HYPOTHESIS_PROFILE=thorough runs ten times more.
+FULL = settings(max_examples=settings.default.max_examples)
+FEW = settings(max_examples=max(1, settings.default.max_examples * 3 // 5))
 
 
 def protocol_json(log: dict, lang: str = "en") -> dict:
@@ -27,7 +31,7 @@ def outcome(log: dict):
         return "error", err
 
 
-@settings(max_examples=100)
+@FULL
 @given(GAMES)
 def test_generated_games_are_valid_by_construction(generated):
     """The engine accepts every record the generator built, and the model agrees."""
@@ -36,7 +40,7 @@ def test_generated_games_are_valid_by_construction(generated):
     assert len(protocol["rows"]) == len(generated.log["deals"])
 
 
-@settings(max_examples=100)
+@FULL
 @given(GAMES)
 def test_protocol_invariants(generated):
     """Scores are running sums of deltas; numbering, next and the winner are consistent."""
@@ -61,7 +65,7 @@ def test_protocol_invariants(generated):
     assert (protocol["next"] is None) == (protocol["winner"] is not None)
 
 
-@settings(max_examples=60)
+@FEW
 @given(GAMES)
 def test_replay_is_deterministic(generated):
     """Two replays (and two parses) of the same log give the same protocol, in both languages."""
@@ -71,7 +75,7 @@ def test_replay_is_deterministic(generated):
     assert replay(game).to_json("en") == replay(game).to_json("en")
 
 
-@settings(max_examples=60)
+@FEW
 @given(GAMES)
 def test_json_round_trip(generated):
     """game_to_json -> json.dumps -> json.loads -> parse_game gives the same protocol."""
@@ -107,7 +111,7 @@ def _bad(record, players: int):
     return record
 
 
-@settings(max_examples=60)
+@FEW
 @given(GAMES, st.sampled_from(BAD_RECORDS))
 def test_appending_a_refused_record_changes_nothing(generated, bad):
     """The bad record is refused by number len+1; the earlier rows replay unchanged."""
@@ -124,7 +128,7 @@ def test_appending_a_refused_record_changes_nothing(generated, bad):
     assert protocol_json(log) == before
 
 
-@settings(max_examples=60)
+@FEW
 @given(GAMES, st.data())
 def test_changing_record_k_keeps_rows_before_k(generated, data):
     """Replacing record k leaves rows 1..k-1 as they were; a refusal can only come at k or later."""
@@ -154,7 +158,7 @@ MUTATIONS = ("points", "contract", "declarer", "type", "marriages", "no_tricks",
              "drop", "amount", "player", "prikup")
 
 
-@settings(max_examples=100)
+@FULL
 @given(GAMES, st.data())
 def test_mutated_logs_never_crash(generated, data):
     """Any single-field mutation gives a protocol or a RuleError at that record or later."""
@@ -265,7 +269,7 @@ def expected_plain_delta(record: dict, row: dict, ag, players: int) -> list[int]
     return delta
 
 
-@settings(max_examples=100)
+@FULL
 @given(GAMES)
 def test_plain_rows_follow_section_4(generated):
     """Rows with no event, nobody near the barrel before, score by an independent §4 model."""
