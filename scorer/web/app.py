@@ -64,6 +64,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
+        SESSION_REFRESH_EACH_REQUEST=False,  # a poll every 5 s need not rewrite the cookie
         # Checked by our own guard below, after the read-only refusal (403 first).
         WTF_CSRF_CHECK_DEFAULT=False,
         WTF_CSRF_TIME_LIMIT=None,
