@@ -234,3 +234,35 @@ def test_long_name_and_bad_dealer_are_refused(table):
     data.update(name0="Аня", first_dealer="3")
     r = table.client.post("/new", data=data)
     assert r.status_code == 422 and "Первым сдаёт один из игроков" in r.get_data(as_text=True)
+
+
+def test_edge_paths_of_slots(app, table):
+    game = table.new_game()
+    table.deal(game, action="redeal")
+    slot = table.slot_ids(game)[0]
+    token = table.token(game + "/deal")
+    assert table.client.post(f"{game}/deal/999/delete",
+                             data={"csrf_token": token}).status_code == 404
+    # restoring a live deal changes nothing
+    assert table.client.post(f"{game}/deal/{slot}/restore",
+                             data={"csrf_token": token}).status_code == 302
+    table.client.post(f"{game}/deal/{slot}/delete", data={"csrf_token": token})
+    assert table.client.get(f"{game}/deal/{slot}").status_code == 404  # deleted: restore first
+    # another game's deal cannot be touched through this game's link
+    other = table.new_game(names=("Глеб", "Дина"))
+    assert table.client.post(f"{other}/deal/{slot}/restore",
+                             data={"csrf_token": token}).status_code == 404
+
+
+def test_a_log_that_no_longer_replays_is_reported_not_crashed(app, table):
+    game = table.new_game()
+    with app.app_context():
+        from scorer.web.db import get_store
+
+        st = get_store()
+        row, _ = st.game_by_token(game.rsplit("/", 1)[1])
+        st.add_deal(row.id, {"type": "play", "declarer": 0, "contract": 101,
+                             "points": [100, 10, 10]})
+    html = table.client.get(game).get_data(as_text=True)
+    assert "больше не пересчитывается" in html and "кон 1: contract" in html
+    assert table.client.get(game + "/deal").status_code == 409
