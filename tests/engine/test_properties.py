@@ -283,3 +283,17 @@ def test_plain_rows_follow_section_4(generated):
         if row["type"] in ("play", "raspis") and not row["events"] and far:
             assert row["delta"] == expected_plain_delta(record, row, ag, players), (row, record)
         before = row["score"]
+
+
+@FULL
+@given(GAMES)
+def test_engine_agrees_with_reference_model(generated):
+    """Every row's delta and the winner match a second, plain reading of RULES.md §4-§6."""
+    from reference_model import reference_deltas
+
+    game = parse_game(copy.deepcopy(generated.log))
+    protocol = replay(game).to_json("en")
+    deltas, winner = reference_deltas(generated.log, game.agreements)
+    for row, expected in zip(protocol["rows"], deltas, strict=True):
+        assert row["delta"] == expected, (row["n"], generated.log["deals"][row["n"] - 1], row)
+    assert protocol["winner"] == winner
