@@ -137,6 +137,18 @@ class Store:
                 raise
             self.db.conn.execute("COMMIT")
 
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[Store]:
+        """Several reads that see one committed state (a read transaction in WAL)."""
+        if self.db.conn.in_transaction:  # already inside writing(): that is a snapshot
+            yield self
+            return
+        self.db.conn.execute("BEGIN")
+        try:
+            yield self
+        finally:
+            self.db.conn.execute("COMMIT")
+
     # -- games ---------------------------------------------------------------
 
     def create_game(self, head: dict[str, Any], records: list[dict] | None = None) -> GameRow:

@@ -9,6 +9,7 @@ from markupsafe import Markup
 
 from scorer.store import GameRow
 from scorer.web import protocol_view
+from scorer.web.db import get_store
 from scorer.web.i18n import lang
 from scorer.web.logs import Loaded, load
 
@@ -62,6 +63,8 @@ def context(row: GameRow, editable: bool, loaded: Loaded | None = None) -> dict:
         "marks": protocol_view.marks(),
         "chart": chart_svg(loaded),
         "changed": changed if changed and changed.get("game") == row.id else None,
+        "deleted": [(slot, get_store().last_record(slot.id)) for slot in loaded.deleted]
+        if editable else [],
     }
 
 

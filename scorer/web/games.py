@@ -15,7 +15,7 @@ from scorer.web.agreement_form import loc
 from scorer.web.db import get_store
 from scorer.web.forms import MIN_PLAYERS, ImportForm, NewGameForm
 from scorer.web.i18n import lang
-from scorer.web.logs import winner_of
+from scorer.web.logs import load
 
 bp = Blueprint("games", __name__)
 
@@ -32,9 +32,11 @@ def index():
         return redirect(url_for("games.index"))
     ongoing, finished = [], []
     for row in access.visible_games():
-        winner = winner_of(row)
+        protocol = load(row).protocol
+        winner = protocol.winner if protocol else None
         editable = access.is_host() or row.edit_token in access.held_tokens()
-        entry = {"row": row, "winner": winner, "editable": editable}
+        entry = {"row": row, "winner": winner, "editable": editable,
+                 "score": list(protocol.score) if protocol else None}
         (finished if winner is not None else ongoing).append(entry)
     return render_template(
         "games/list.html", ongoing=ongoing, finished=finished, host=access.is_host(),

@@ -6,8 +6,12 @@ The web layer never computes a score: it hands the records to the engine's
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
+
+from flask import current_app
 
 from scorer.engine import Game, Protocol, RuleError, parse_game, replay
 from scorer.store import DealSlot, GameRow
@@ -51,17 +55,58 @@ def run(row: GameRow, records: list[dict]) -> tuple[Game, Protocol]:
     return game, replay(game)
 
 
+class ReplayCache:
+    """Replays by (game id, version): a page view of an unchanged game replays nothing.
+
+    Safe because a version number names one exact list of records (every change
+    bumps it in the same transaction) and Game/Protocol are immutable.
+    """
+
+    def __init__(self, size: int = 32):
+        self.size = size
+        self.items: OrderedDict[tuple[int, int], tuple] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[int, int]):
+        """The cached (game, protocol, error) or None."""
+        with self.lock:
+            found = self.items.get(key)
+            if found is not None:
+                self.items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[int, int], value: tuple) -> None:
+        """Remember a replay, dropping the oldest beyond the size."""
+        with self.lock:
+            self.items[key] = value
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+def replays() -> ReplayCache:
+    """This app's cache (one per app: game ids are only unique within a database)."""
+    return current_app.extensions.setdefault("scorer_replays", ReplayCache())
+
+
 def load(row: GameRow, *, replayed: bool = True) -> Loaded:
     """Load a game's slots and replay them (an error is kept, not raised)."""
-    slots = get_store().slots(row.id)
+    st = get_store()
+    with st.snapshot():  # the version and the slots from the same state of the file
+        version = st.version(row.id)
+        slots = st.slots(row.id)
     if not replayed:
         return Loaded(row, slots, None, None, None)
-    records = [s.record for s in slots if s.record is not None]
-    try:
-        game, protocol = run(row, records)
-    except RuleError as err:
-        return Loaded(row, slots, None, None, err)
-    return Loaded(row, slots, game, protocol, None)
+    key = (row.id, version)
+    cache = replays()
+    cached = cache.get(key)
+    if cached is None:
+        records = [s.record for s in slots if s.record is not None]
+        try:
+            cached = (*run(row, records), None)
+        except RuleError as err:
+            cached = (None, None, err)
+        cache.put(key, cached)
+    return Loaded(row, slots, *cached)
 
 
 def winner_of(row: GameRow) -> int | None:

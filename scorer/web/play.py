@@ -172,7 +172,7 @@ def show_form(loaded: Loaded, setup, entry, slot_id, *, status: int = 200, previ
         deal_no=(live_index(loaded, slot_id) + 1) if slot_id else len(loaded.records) + 1,
         signs=deal_input.SUIT_SIGNS, reasons=deal_input.ADJUST_REASONS,
         top_errors=[v for (f, _s), v in entry.errors.items() if f not in FORM_FIELDS],
-        confirm=ConfirmForm(),
+        confirm=ConfirmForm(), history=get_store().history(slot_id) if slot_id else [],
     ), status
 
 

@@ -151,6 +151,8 @@ def test_delete_and_restore_keep_every_revision(app, table):
                              data={"csrf_token": token}).status_code == 302
     html = table.client.get(game).get_data(as_text=True)
     assert "Кон 1 удалён" in html and "Удалённые коны" in html
+    deleted = html.split('id="deleted"', 1)[1]
+    assert re.search(r"Запись 1:\s*<b[^>]*>Аня</b> 100", deleted)
     assert table.totals(game) == [10, 100, 10]
     assert table.client.post(f"{game}/deal/{first}/restore",
                              data={"csrf_token": token}).status_code == 302
@@ -161,6 +163,10 @@ def test_delete_and_restore_keep_every_revision(app, table):
             "select note from revisions where deal_id = ? order by rev", [first])]
         db.close()
     assert notes == ["add", "delete", "restore"]
+    history = table.client.get(f"{game}/deal/{first}").get_data(as_text=True)
+    assert "История этого кона" in history
+    assert [m for m in ("записан", "удалён", "восстановлен") if m in history] == [
+        "записан", "удалён", "восстановлен"]
 
 
 def test_delete_refused_when_a_later_deal_would_break(table):
