@@ -46,17 +46,23 @@ WORDS = {
 # The traditional marks of a paper protocol (UX.md): Russian initials, Leadage's letters.
 MARKS = {
     "ru": {"bolt": "—", "barrel": "Б", "fall": "↓", "samosval": "С", "raspis": "Р",
-           "golden": "З", "dark": "Т", "penalty": "!", "sitting_out": "#", "win": "★"},
+           "golden": "З", "reset": "↺", "replay": "↻", "dark": "Т", "penalty": "!",
+           "sitting_out": "#", "win": "★"},
     "en": {"bolt": "—", "barrel": "B", "fall": "↓", "samosval": "Z", "raspis": "R",
-           "golden": "G", "dark": "D", "penalty": "!", "sitting_out": "#", "win": "★"},
+           "golden": "G", "reset": "↺", "replay": "↻", "dark": "D", "penalty": "!",
+           "sitting_out": "#", "win": "★"},
 }
 LEGEND = {
     "ru": {"bolt": "болт", "barrel": "на бочке", "fall": "слетел с бочки",
            "samosval": "самосвал", "raspis": "роспись", "golden": "золотой кон",
+           "reset": "никто не сыграл золотой: счёт обнулён",
+           "replay": "никто не сыграл золотой: ещё один круг",
            "dark": "втёмную", "penalty": "штраф (болты, роспись)",
            "sitting_out": "сидит на прикупе", "win": "победа"},
     "en": {"bolt": "bolt", "barrel": "on the barrel", "fall": "fell off the barrel",
            "samosval": "samosval", "raspis": "concession (raspis)", "golden": "golden round",
+           "reset": "no golden contract made: scores reset",
+           "replay": "no golden contract made: another golden round",
            "dark": "dark game", "penalty": "penalty (bolts, raspis)",
            "sitting_out": "sat on the talon", "win": "win"},
 }
@@ -187,6 +193,29 @@ def preset_title(game, lang: str) -> str:
     return _pick(preset.title, lang) if preset else game.agreements.preset
 
 
+def legend_keys(game) -> list[str]:
+    """The marks this game can show: no barrel letters without a barrel, and so on."""
+    agreements = game.agreements
+    hidden = set()
+    if not agreements.get("barrel", True):
+        hidden |= {"barrel", "fall"}
+    if not agreements.get("samosval", 0):
+        hidden.add("samosval")
+    if not agreements.get("raspis", True):
+        hidden.add("raspis")
+    if not agreements.get("golden", False):
+        hidden |= {"golden", "reset", "replay"}
+    elif agreements.get("golden_on_fail") != "reset":
+        hidden.add("reset")
+    if agreements.get("golden_on_fail") != "replay":
+        hidden.add("replay")
+    if not agreements.get("dark", False):
+        hidden.add("dark")
+    if len(game.players) != 4:
+        hidden.add("sitting_out")
+    return [key for key in MARKS["ru"] if key not in hidden]
+
+
 def _seat_marks(row, seat: int, marks: dict, on_barrel: bool, sitting_out: bool) -> str:
     """The marks of one player in one row, in the order things happened."""
     out = []
@@ -234,6 +263,9 @@ def _row_view(game, row, lang: str, sitting: set[int]) -> dict:
     if row.contract is not None:
         flags = [marks["golden"]] if row.golden else []
         flags += [marks["dark"]] if row.dark else []
+        kinds = {event.kind for event in row.events}
+        flags += [marks["reset"]] if "golden_reset" in kinds else []
+        flags += [marks["replay"]] if "golden_replay" in kinds else []
         view["contract"] = " ".join([str(row.contract), *flags])
     if row.type == "redeal":
         view["span"] = words["redeal"]
@@ -314,7 +346,7 @@ def sheet_context(game, protocol, *, lang: str = "ru", landscape: bool = False,
         "notes": game.notes or "", "players": list(game.players),
         "colours": [PLAYER_COLOURS[s % len(PLAYER_COLOURS)] for s in range(len(game.players))],
         "preset": preset_title(game, lang), "agreements": agreement_lines(game, lang),
-        "legend": [(MARKS[lang][k], LEGEND[lang][k]) for k in MARKS[lang]],
+        "legend": [(MARKS[lang][k], LEGEND[lang][k]) for k in legend_keys(game)],
         "rows": protocol_rows(game, protocol, lang),
         "played": deals_count(sum(r.type in ("play", "raspis") for r in protocol.rows), lang),
         "standings": standings(game, protocol),

@@ -34,8 +34,10 @@ def test_sheet_names_totals_winner_and_legend(make_won):
     for total in protocol.score:
         assert compact(number(total)) in flat
     assert "Победитель:Аня" in flat
-    for word in ("Обозначения", "болт", "набочке", "самосвал", "роспись"):
+    for word in ("Обозначения", "болт", "самосвал", "роспись", "победа"):
         assert word in flat
+    # This game is played without the barrel, so its legend has no barrel marks.
+    assert "набочке" not in flat
     assert "стр.1/1" in flat or "стр.1/2" in flat
 
 
@@ -43,7 +45,7 @@ def test_english_sheet(make_won):
     """--lang en words the sheet in English, with the UX.md letters."""
     text = compact("\n".join(pages_text(render_sheet(make_won(), lang="en"))))
     assert "Winner:Аня" in text
-    assert "Marks" in text and "Zsamosval" in text and "Bonthebarrel" in text
+    assert "Marks" in text and "Zsamosval" in text and "Rconcession" in text
     assert "p.1/" in text
 
 
@@ -67,6 +69,10 @@ def test_long_game_repeats_header_on_every_page(make_long):
         flat = compact(text)
         for word in ("Кон", "Сдавал", "Заказчик", "Заказ", "Аня", "Борис", "Вика"):
             assert word in flat
+    legend = compact(texts[0])
+    for word in ("Бнабочке", "↓слетелсбочки", "Твтёмную", "—болт"):
+        assert word in legend
+    assert "золотой" not in legend  # golden is off in this game
     for n, text in enumerate(texts, start=1):
         assert f"стр.{n}/{len(texts)}" in compact(text)
     # The last rows are there: deal numbers reach 120.
