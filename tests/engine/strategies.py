@@ -214,8 +214,11 @@ class GameBuilder:
     REFRESH = 6
 
     def __init__(self, rnd: random.Random, players: int, preset: str, overrides: dict,
-                 first_dealer: int):
+                 first_dealer: int, boost: bool = False):
         self.rnd = rnd
+        # With boost, big "other" bonuses push scores to the barrel zone early, so the
+        # barrel, falls, push-offs and wins are exercised in games of modest length.
+        self.boost = boost
         self.players = players
         self.log = {"format": "thousand-game/1", "players": list(NAMES[:players]),
                     "agreements": {"preset": preset, "overrides": dict(overrides)},
@@ -344,7 +347,7 @@ class GameBuilder:
         roll = rnd.random()
         if roll < 0.04:
             return self.redeal()
-        if roll < 0.08:
+        if roll < (0.14 if self.boost else 0.08):
             return self.adjustment()
         first_hand = (state.dealer + 1) % self.players
         if state.golden:
@@ -430,9 +433,12 @@ class GameBuilder:
         if ag["four_nines_bonus"]:
             kinds.append("four_nines")
         reason = rnd.choice(kinds)
+        others = [-120, -50, -10, 5, 20, 60, 100]
+        if self.boost:
+            others += [200, 300, 450, 600, 800]
         amount = {"cut_nines": -ag["penalty"], "four_nines": ag["four_nines_bonus"],
                   "misdeal": -rnd.choice([10, 20, 50, 120]),
-                  "other": rnd.choice([-120, -50, -10, 5, 20, 60, 100])}[reason]
+                  "other": rnd.choice(others)}[reason]
         return {"type": "adjustment", "player": player, "amount": amount, "reason": reason}
 
     def build(self, length: int) -> Generated:
@@ -465,9 +471,10 @@ class GameBuilder:
 
 def build_game(seed: int, players: int = 3, preset: str = "classic",
                overrides: dict | None = None, length: int = 60,
-               first_dealer: int = 0) -> Generated:
-    """A deterministic random valid game (also used by benchmarks/replay.py)."""
-    builder = GameBuilder(random.Random(seed), players, preset, overrides or {}, first_dealer)
+               first_dealer: int = 0, boost: bool = False) -> Generated:
+    """A deterministic random valid game."""
+    builder = GameBuilder(random.Random(seed), players, preset, overrides or {}, first_dealer,
+                          boost)
     return builder.build(length)
 
 
@@ -504,10 +511,11 @@ def generated_games(draw, max_deals: int = 60) -> Generated:
     """A long random valid game: 2, 3 or 4 players, random agreements, real cards."""
     players = draw(st.sampled_from([2, 3, 3, 4]))
     preset, overrides = draw(agreement_sets())
-    length = draw(st.integers(1, max_deals))
+    length = draw(st.integers(max_deals // 3, max_deals))
     first_dealer = draw(st.integers(0, players - 1))
+    boost = draw(st.booleans())
     seed = draw(st.integers(0, 2**32 - 1))
-    return build_game(seed, players, preset, overrides, length, first_dealer)
+    return build_game(seed, players, preset, overrides, length, first_dealer, boost)
 
 
 def game_logs(max_deals: int = 60):
