@@ -72,14 +72,17 @@ class Model:
         self.score[seat] = 0 if zero else self.score[seat] - self.ag["penalty"]
         if self.ag.get("three_falls_count", "all") == "all" or cause == "attempts":
             self.falls[seat] += 1
-            self.fell.add(seat)
+            # Step 14, read with §10 ("on the third the penalty applies and then the score
+            # becomes 0"): at the moment of the third fall, so he cannot sit down again.
+            if self.ag["barrel_three_falls_zero"] and self.falls[seat] >= 3:
+                self.score[seat] = 0
+                self.falls[seat] = 0
 
     # -- one record ----------------------------------------------------------------
     def apply(self, rec: dict) -> list[int]:
         """Apply one record; return the row's delta."""
         before = list(self.score)
         kind = rec["type"]
-        self.fell: set[int] = set()
         if kind == "adjustment":
             self.adjust(rec)
         elif kind in ("play", "raspis"):
@@ -96,7 +99,6 @@ class Model:
         self.samosval()
         self.decide_winner(None, None, started, set())
         self.enter()
-        self.three_falls()
         if rec["reason"] == "misdeal" and self.ag.get("misdeal_passes_deal"):
             self.dealer = (self.dealer + 1) % self.players
 
@@ -151,7 +153,6 @@ class Model:
         self.samosval()
         self.decide_winner(d, made, started, won_on_barrel)
         self.enter()
-        self.three_falls()
         self.golden_step(golden, made)
         self.dealer = (self.dealer + 1) % self.players
 
@@ -264,8 +265,8 @@ class Model:
             found = {s for s in won_on_barrel if self.reaches(self.score[s])}
             if ag["barrel_direct_win"]:
                 found |= {s for s in range(n) if s not in started and self.reaches(self.score[s])}
-        else:
-            found = {s for s in range(n) if self.score[s] >= ag["target"]}
+        else:  # the catalog's reading: barrel_win_over_target applies here too
+            found = {s for s in range(n) if self.reaches(self.score[s])}
         if not found:
             return
         if declarer in found:
@@ -295,15 +296,6 @@ class Model:
             for s in sitting:
                 if s in self.barrel:
                     self.fall(s, False, "push_off")
-
-    def three_falls(self) -> None:
-        """Step 14."""
-        if not self.ag["barrel_three_falls_zero"]:
-            return
-        for s in self.fell:
-            if self.falls[s] >= 3:
-                self.score[s] = 0
-                self.falls[s] = 0
 
     def golden_step(self, golden: bool, made: bool) -> None:
         """§5: the end of a golden round without a made contract."""
