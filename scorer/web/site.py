@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, current_app, redirect, request, url_for
+from flask import Blueprint, current_app, redirect, request, send_from_directory, url_for
 from flask_babel import gettext as _
 
+from scorer.paths import data_dir
 from scorer.web.i18n import COOKIE, LANGUAGES
 
 bp = Blueprint("site", __name__)
@@ -61,3 +62,10 @@ def manifest():
 def favicon():
     """Browsers ask for this path; point them at the icon."""
     return redirect(url_for("static", filename="icon-192.png"))
+
+
+@bp.get("/print.css")
+def print_css():
+    """The game page's print stylesheet; it lives with the PDF sheet so both print alike."""
+    return send_from_directory(data_dir("templates") / "sheet", "print.css", mimetype="text/css",
+                               max_age=3600)

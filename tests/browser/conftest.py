@@ -5,16 +5,11 @@ from __future__ import annotations
 import threading
 
 import pytest
+from phone_browser import ARGS, CHROMIUM, HOST_KEY, PHONE
 from playwright.sync_api import sync_playwright
 from waitress import create_server
 
 from scorer import create_app
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-PHONE = {"width": 390, "height": 844}
-HOST_KEY = "browser-host-key-abcdefghijklmnop"
 
 
 @pytest.fixture
@@ -30,9 +25,12 @@ def live_server(tmp_path):
     thread.join(5)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Chromium from the system; a missing browser is an error, never a skip."""
+    """Chromium from the system; a missing browser is an error, never a skip.
+
+    Module scope: a sync Playwright left running would block other tests' own.
+    """
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         yield chromium

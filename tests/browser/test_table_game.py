@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import HOST_KEY
+from phone_browser import HOST_KEY
 
 pytestmark = pytest.mark.browser
 

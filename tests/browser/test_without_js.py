@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import PHONE
+from phone_browser import PHONE
 
 pytestmark = pytest.mark.browser
 

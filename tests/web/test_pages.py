@@ -103,8 +103,10 @@ def test_pdf_sheet_route(table):
 def test_game_page_embeds_the_chart_and_print_css(table):
     html = table.client.get(played(table)).get_data(as_text=True)
     assert '<section class="chart" id="chart"><svg' in html
-    assert 'media="print"' in html
-    assert table.client.get("/static/print.css").status_code == 200
+    assert '<link rel="stylesheet" media="print" href="/print.css">' in html
+    css = table.client.get("/print.css")
+    assert css.status_code == 200 and css.mimetype == "text/css"
+    assert b"@media print" in css.data
 
 
 def test_rules_sheet_highlights_differences_from_classic(table):
