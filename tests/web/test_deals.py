@@ -272,3 +272,29 @@ def test_a_log_that_no_longer_replays_is_reported_not_crashed(app, table):
     html = table.client.get(game).get_data(as_text=True)
     assert "больше не пересчитывается" in html and "кон 1: contract" in html
     assert table.client.get(game + "/deal").status_code == 409
+
+
+def test_two_phones_posting_at_once_lose_nothing(app, table):
+    import threading
+
+    from webtable import Table
+
+    game = table.new_game()
+    phones = [table, Table(app.test_client())]
+    tokens = [p.token(game + "/deal") for p in phones]
+    failures = []
+
+    def post(phone, token):
+        for _ in range(15):
+            r = phone.client.post(game + "/deal", data={"csrf_token": token, "action": "redeal"})
+            if r.status_code != 302:
+                failures.append(r.status_code)
+
+    threads = [threading.Thread(target=post, args=pair) for pair in zip(phones, tokens,
+                                                                         strict=True)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+    assert len(table.slot_ids(game)) == 30

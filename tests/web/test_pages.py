@@ -225,3 +225,18 @@ def test_polling_the_read_only_page_sets_no_cookie(table):
     table.client.get(view)
     again = table.client.get(view)
     assert "Set-Cookie" not in again.headers
+
+
+def test_english_pages_have_no_russian_left(table):
+    game = table.new_game(names=("Ann", "Bob", "Kate"), golden=True)
+    table.deal(game, declarer="1", contract="120", points_0="20", points_2="20",
+               mar_1=["hearts"])
+    table.client.get("/lang/en")
+    slot = table.slot_ids(game)[0]
+    for path in ("/", "/new", game, game + "/deal", f"{game}/deal/{slot}", game + "/share",
+                 game + "/rules", table.view_path(game), "/nowhere"):
+        html = table.client.get(path).get_data(as_text=True)
+        text = re.sub(r"<[^>]+>", " ", html.split("<body", 1)[1])
+        text = text.replace("Тысяча", "")  # the game's own name may stay in the manifest
+        russian = re.findall(r"[А-Яа-яЁё]+", text)
+        assert not russian, (path, russian[:10])
