@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime
 import functools
-import re
 
 import jinja2
 from markupsafe import Markup
@@ -375,8 +374,3 @@ def render_sheet(game, *, lang: str = "ru", landscape: bool = False,
     """Return the PDF protocol sheet of a game (finished or not)."""
     return html_to_pdf(sheet_html(game, lang=lang, landscape=landscape, appendix=appendix))
 
-
-def safe_filename(game, game_id: str | int | None = None) -> str:
-    """A download name for the sheet: the title's letters and digits, else the game id."""
-    stem = re.sub(r"[^\w-]+", "-", game.title or "", flags=re.UNICODE).strip("-")
-    return f"{stem or 'game-' + str(game_id or 'sheet')}.pdf"
