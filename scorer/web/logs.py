@@ -23,6 +23,7 @@ class Loaded:
     """A stored game with its live records, the engine Game and its Protocol."""
 
     row: GameRow
+    version: int
     slots: list[DealSlot]
     game: Game | None
     protocol: Protocol | None
@@ -95,7 +96,7 @@ def load(row: GameRow, *, replayed: bool = True) -> Loaded:
         version = st.version(row.id)
         slots = st.slots(row.id)
     if not replayed:
-        return Loaded(row, slots, None, None, None)
+        return Loaded(row, version, slots, None, None, None)
     key = (row.id, version)
     cache = replays()
     cached = cache.get(key)
@@ -106,7 +107,12 @@ def load(row: GameRow, *, replayed: bool = True) -> Loaded:
         except RuleError as err:
             cached = (None, None, err)
         cache.put(key, cached)
-    return Loaded(row, slots, *cached)
+    return Loaded(row, version, slots, *cached)
+
+
+def remember_replay(row: GameRow, version: int, game: Game, protocol: Protocol) -> None:
+    """Cache a replay already made for exactly this version's records."""
+    replays().put((row.id, version), (game, protocol, None))
 
 
 def winner_of(row: GameRow) -> int | None:

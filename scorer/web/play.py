@@ -16,7 +16,7 @@ from scorer.web import access, deal_input, game_page, sheet_files
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
 from scorer.web.i18n import lang
-from scorer.web.logs import Loaded, load, run
+from scorer.web.logs import Loaded, load, remember_replay, run
 
 bp = Blueprint("play", __name__, url_prefix="/g")
 
@@ -138,29 +138,42 @@ def deal_page(row, slot_id: int | None):
 
 
 def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
-    """Store the record after replaying against the committed log inside the write lock."""
+    """Validate by replaying, then store; re-check inside the write lock if the log moved."""
     st = get_store()
     row = loaded.row
+    # Replay outside the lock, so phones posting at once do not queue behind each other's
+    # replays; inside it we only confirm that nobody saved a deal in between.
+    checked = checked_replay(loaded, record, slot_id, entry)
+    if checked is None:
+        return show_form(loaded, setup, entry, slot_id, status=422)
     try:
         with st.writing():
-            # Re-read inside the write lock: another phone may have saved a deal meanwhile.
-            fresh = load(row, replayed=False)
-            records, deal_no = candidate(fresh, record, slot_id)
-            try:
-                run(row, records)
-            except RuleError as err:
-                entry.errors.update(keyed(err, deal_no))
-                return show_form(loaded, setup, entry, slot_id, status=422)
+            if st.version(row.id) != loaded.version:
+                checked = checked_replay(load(row, replayed=False), record, slot_id, entry)
+                if checked is None:
+                    return show_form(loaded, setup, entry, slot_id, status=422)
             if slot_id is None:
                 st.add_deal(row.id, record)
             else:
                 st.revise_deal(row.id, slot_id, record, "edit")
+            version = st.version(row.id)
     except LimitError as err:
         entry.errors[("top", None)] = _("A game holds at most %(max)d deals.", max=err.limit)
         return show_form(loaded, setup, entry, slot_id, status=422)
+    remember_replay(row, version, *checked)  # the page we redirect to needs no replay
     if slot_id is not None:
         note_changes(loaded, load(row), "edit", slot_id)
     return redirect(url_for("play.game", token=row.edit_token) + "#protocol")
+
+
+def checked_replay(loaded: Loaded, record: dict, slot_id: int | None, entry):
+    """(game, protocol) with the record in place, or None with the refusal put in entry."""
+    records, deal_no = candidate(loaded, record, slot_id)
+    try:
+        return run(loaded.row, records)
+    except RuleError as err:
+        entry.errors.update(keyed(err, deal_no))
+        return None
 
 
 def show_form(loaded: Loaded, setup, entry, slot_id, *, status: int = 200, preview=None):
