@@ -168,3 +168,14 @@ def test_first_page_renders_not_blank(make_long, pdftoppm, tmp_path, landscape):
     dark = sum(1 for p in pixels if p < 128) / len(pixels)
     # A page of table rows is a few percent ink; a blank or nearly blank page is not.
     assert 0.02 < dark < 0.5, dark
+
+
+def test_game_without_deals_and_two_players():
+    """A fresh two-player game prints too: header, empty table, standings, a flat chart."""
+    from scorer.engine import parse_game
+
+    game = parse_game({"format": "thousand-game/1", "players": ["Аня", "Борис"],
+                       "agreements": {"preset": "two-players"}, "deals": []})
+    flat = compact("\n".join(pages_text(render_sheet(game, lang="en"))))
+    assert "Played:0deals" in flat and "Twoplayers" in flat
+    assert "Bonthebarrel" not in flat  # no barrel in this preset, so no barrel mark
