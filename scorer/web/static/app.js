@@ -146,6 +146,44 @@
     preset.addEventListener("change", function () {
       if (form.requestSubmit) { form.requestSubmit(apply); } else { apply.click(); }
     });
+    // The summary of what differs from the preset follows every change.
+    var presets = JSON.parse(form.dataset.presets || "{}");
+    function shown(field) {
+      if (field.type === "checkbox") { return field.checked ? form.dataset.on : form.dataset.off; }
+      if (field.tagName === "SELECT") { return field.options[field.selectedIndex].textContent; }
+      return field.value.trim() === "" ? "—" : field.value.trim();
+    }
+    function value(field) {
+      if (field.type === "checkbox") { return field.checked; }
+      return field.value.trim();
+    }
+    function same(a, b) {
+      if (typeof a === "boolean") { return a === !!b; }
+      return a === (b === null || b === undefined ? "" : String(b));
+    }
+    function summary() {
+      var base = presets[preset.value] || {};
+      var list = $("#diff-list", form);
+      if (!list) { return; }
+      list.innerHTML = "";
+      $all("[data-ag]", form).forEach(function (field) {
+        var id = field.dataset.ag;
+        if (same(value(field), base[id])) { return; }
+        var li = document.createElement("li");
+        var b = document.createElement("b");
+        b.textContent = field.closest(".agreement").dataset.title;
+        li.appendChild(b);
+        li.appendChild(document.createTextNode(": " + shown(field)));
+        list.appendChild(li);
+      });
+      var none = $("#diff-none", form);
+      if (none) { none.hidden = list.children.length > 0; }
+    }
+    $all("[data-ag]", form).forEach(function (field) {
+      field.addEventListener("change", summary);
+      field.addEventListener("input", summary);
+    });
+
     var dealer = $("#first_dealer", form);
     $all(".name-input", form).forEach(function (inp) {
       inp.addEventListener("input", function () {

@@ -1,4 +1,4 @@
-"""Every page works with JavaScript off: the server fills the blank field and previews."""
+"""Forms in the browser: a deal with JavaScript off, and the live new-game summary."""
 
 from __future__ import annotations
 
@@ -51,3 +51,18 @@ def test_a_deal_without_javascript(live_server, browser):
         assert 'http-equiv="refresh"' in page.content()
     finally:
         ctx.close()
+
+
+def test_new_game_differences_follow_changes_live(live_server, phone):
+    page = phone()
+    page.goto(live_server + "/new")
+    assert page.locator("#diff-list li").count() == 0
+    page.click("summary:has-text('Игра втёмную')")
+    page.check("input[name=ag_dark]")
+    page.click("summary:has-text('Игра')")
+    page.fill("#ag_penalty", "100")
+    items = page.locator("#diff-list li").all_inner_texts()
+    assert any(i.startswith("Игра втёмную") for i in items)
+    assert any(i.endswith(": 100") for i in items)
+    assert len(items) == 2
+    assert page.locator("#diff-none").is_hidden()
