@@ -85,8 +85,17 @@ def create_app(test_config: dict | None = None) -> Flask:
     i18n.init_app(app)
     db.init_app(app)
     app.before_request(guard_writes)
+    app.after_request(safety_headers)
     register_blueprints(app)
     return app
+
+
+def safety_headers(response):
+    """Links carry secret tokens: never send them on as a Referer; no framing, no sniffing."""
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    return response
 
 
 def guard_writes() -> None:

@@ -106,3 +106,11 @@ def test_view_link_is_remembered_as_view_only(app, table):
     assert view in html
     assert "/g/" not in html
     assert re.search("только просмотр", html)
+
+
+def test_pages_do_not_leak_tokens_as_referer(table):
+    game = table.new_game()
+    for path in ("/", game, table.view_path(game)):
+        r = table.client.get(path)
+        assert r.headers["Referrer-Policy"] == "no-referrer"
+        assert r.headers["X-Frame-Options"] == "DENY"

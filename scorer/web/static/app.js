@@ -131,7 +131,11 @@
           if (!html) { return; }
           var doc = new DOMParser().parseFromString(html, "text/html");
           var fresh = doc.getElementById("live");
-          if (fresh) { live.innerHTML = fresh.innerHTML; }
+          if (!fresh) { return; }
+          // Keep open whatever "why" the watcher was reading (rows are only appended).
+          var open = $all("details", live).map(function (d) { return d.open; });
+          live.innerHTML = fresh.innerHTML;
+          $all("details", live).forEach(function (d, i) { if (open[i]) { d.open = true; } });
         })
         .catch(function () {})
         .then(function () { setTimeout(tick, seconds * 1000); });
