@@ -89,3 +89,26 @@ def test_a_failed_write_rolls_back(st):
         st.add_deal(game.id, {"type": "redeal"})
         raise RuntimeError("refused")
     assert st.records(game.id) == []
+
+
+def test_init_db_command(runner, app):
+    result = runner.invoke(args=["init-db"])
+    assert "Initialized the database." in result.output
+    db = store.connect(app.config["DATABASE"])
+    assert {"games", "deals", "revisions"} <= set(db.table_names())
+    db.close()
+
+
+def test_first_start_writes_config_with_fresh_keys(tmp_path, monkeypatch):
+    from scorer import create_app
+
+    monkeypatch.setenv("SCORER_INSTANCE", str(tmp_path / "fresh"))
+    first = create_app()
+    again = create_app()
+    config = (tmp_path / "fresh" / "config.py").read_text()
+    assert first.config["SECRET_KEY"] == again.config["SECRET_KEY"]
+    assert len(first.config["SECRET_KEY"]) >= 32 and first.config["HOST_KEY"] in config
+    assert oct((tmp_path / "fresh" / "config.py").stat().st_mode)[-3:] == "600"
+    other = tmp_path / "other"
+    monkeypatch.setenv("SCORER_INSTANCE", str(other))
+    assert create_app().config["SECRET_KEY"] != first.config["SECRET_KEY"]
