@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 from flask import Flask, current_app, g
+from flask.cli import with_appcontext
 
 from scorer import store
 
@@ -32,6 +33,7 @@ def init_db(path: str) -> None:
 
 
 @click.command("init-db")
+@with_appcontext
 def init_db_command() -> None:
     """Create or upgrade the database tables."""
     init_db(current_app.config["DATABASE"])
