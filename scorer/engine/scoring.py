@@ -118,7 +118,7 @@ class State:
 
     def active(self) -> tuple[int, ...]:
         """Seats that play the next deal: with four, the dealer sits on the talon."""
-        return tuple(s for s in range(self.players) if self.players < 4 or s != self.dealer)
+        return _ACTIVE[self.players][self.dealer]
 
     def first_hand(self) -> int:
         """The active seat left of the dealer."""
@@ -131,9 +131,14 @@ class State:
         return self.first_hand()
 
 
+# Active seats by number of players and dealer: asked for many times per deal.
+_ACTIVE = {n: tuple(tuple(s for s in range(n) if n < 4 or s != d) for d in range(n))
+           for n in (2, 3, 4)}
+
+
 def replay(game: Game) -> Protocol:
     """Replay every record of ``game``; the first refused record raises RuleError."""
-    ag = game.agreements
+    ag = dict(game.agreements)  # a plain dict: read hundreds of times per deal
     n = len(game.players)
     st = State(players=n, dealer=game.first_dealer, golden_left=n if ag["golden"] else 0)
     rows = [_row(st, record, number, ag) for number, record in enumerate(game.deals, 1)]
