@@ -161,10 +161,14 @@ def main(argv: list[str] | None = None) -> int:
         path = f"/g/{games[i].edit_token}/deal"
         _, html = client.request("GET", path)
         token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+        # Every write names the game version it was based on; this client is its game's
+        # only writer, so each accepted deal moves the version on by exactly one.
+        version = int(re.search(r'name="version" value="(\d+)"', html).group(1))
 
         def body(k):
             return urllib.parse.urlencode({
-                "csrf_token": token, "action": "play", "declarer": str(k % 3),
+                "csrf_token": token, "version": str(version + k), "action": "play",
+                "declarer": str(k % 3),
                 "contract": "100", "points_0": "40", "points_1": "40", "points_2": "40"})
         return timed(client, args.requests, "POST", path, body, expect=302)
 

@@ -175,6 +175,13 @@ class Store:
         rows = list(self.db.query("select * from games where id = ?", [game_id]))
         return _game_row(rows[0]) if rows else None
 
+    def game_by_edit_token(self, token: str) -> GameRow | None:
+        """The game this edit token opens, or None (a view token opens nothing here)."""
+        # One indexed lookup on the edit column only: a view token is as unknown to an
+        # edit page as a made-up one, so no answer tells the two apart.
+        rows = list(self.db.query("select * from games where edit_token = ?", [token]))
+        return _game_row(rows[0]) if rows else None
+
     def game_by_token(self, token: str) -> tuple[GameRow, bool] | None:
         """The game an edit or view token opens, and whether it may edit."""
         rows = list(
@@ -206,6 +213,14 @@ class Store:
         """The game's change counter (cheap: used for ETags)."""
         rows = list(self.db.query("select version from games where id = ?", [game_id]))
         return rows[0]["version"] if rows else 0
+
+    def expect_version(self, game_id: int, based_on: int | None) -> None:
+        """Refuse a write (call inside writing()) unless the game is still at based_on."""
+        # Inside the write lock nobody can move the version between this check and the
+        # write, so a form filled in for an older state can never overwrite a newer one.
+        current = self.version(game_id)
+        if based_on != current:
+            raise StaleError(based_on, current)
 
     def _touch(self, game_id: int, stamp: str) -> None:
         """Bump the game's version after a change."""
@@ -321,6 +336,15 @@ class LimitError(Exception):
     def __init__(self, limit: int):
         super().__init__(f"at most {limit} deals per game")
         self.limit = limit
+
+
+class StaleError(Exception):
+    """A write was based on an older version of the game than the stored one."""
+
+    def __init__(self, based_on: int | None, current: int):
+        super().__init__(f"based on version {based_on}, the game is at {current}")
+        self.based_on = based_on
+        self.current = current
 
 
 def _game_row(row: dict) -> GameRow:

@@ -56,11 +56,17 @@ def visible_games() -> list[GameRow]:
 
 
 def game_for(token: str, *, edit: bool) -> GameRow:
-    """The game behind a link, or 404; an edit page needs the edit token."""
-    found = get_store().game_by_token(token)
-    if found is None:
-        abort(404)
-    row, editable = found
-    if edit and not editable:
+    """The game behind a link, or 404; an edit page needs the edit token.
+
+    Every miss is the same 404 (unknown token, or a view token on an edit page), so a
+    stranger learns nothing about which games exist.
+    """
+    st = get_store()
+    if edit:
+        row = st.game_by_edit_token(token)
+    else:
+        found = st.game_by_token(token)
+        row = found[0] if found else None
+    if row is None:
         abort(404)
     return row

@@ -43,12 +43,13 @@ def chart_svg(loaded: Loaded) -> Markup | None:
         return None
 
 
-def context(row: GameRow, editable: bool, loaded: Loaded | None = None) -> dict:
-    """Everything the game page templates need."""
+def context(row: GameRow, editable: bool, loaded: Loaded | None = None, *,
+            banner: bool = True) -> dict:
+    """Everything the game page templates need (banner: show the "which totals changed" note)."""
     loaded = loaded or load(row)
     protocol = loaded.protocol
     players = row.head.get("players", [])
-    changed = session.pop("changed", None) if editable else None
+    changed = session.pop("changed", None) if editable and banner else None
     return {
         "row": row,
         "loaded": loaded,

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import segno
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from markupsafe import Markup
 
 from scorer.engine import RuleError
-from scorer.store import LimitError
+from scorer.store import LimitError, StaleError
 from scorer.web import access, deal_input, game_page, sheet_files
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
@@ -112,12 +114,40 @@ def edit_deal(token: str, slot_id: int):
     return deal_page(row, slot_id)
 
 
+def based_on(values) -> int | None:
+    """The game version a posted form was filled in for (None if missing or garbled)."""
+    text = str(values.get("version", "")).strip()
+    return int(text) if re.fullmatch(r"[0-9]{1,15}", text) else None
+
+
+def stale_text(base: int | None, loaded: Loaded) -> str:
+    """Why a write based on an older (or unknown) state of the game was refused."""
+    if base is None:
+        return _("Nothing was saved: the form did not say which state of the game it was "
+                 "filled in for. Check the protocol below, then save again.")
+    return ngettext(
+        "Nothing was saved: the game changed while this form was open (someone else "
+        "recorded or changed a deal); it now has %(num)d deal. Check the protocol below, "
+        "then save again.",
+        "Nothing was saved: the game changed while this form was open (someone else "
+        "recorded or changed a deal); it now has %(num)d deals. Check the protocol below, "
+        "then save again.",
+        len(loaded.live),
+    )
+
+
 def deal_page(row, slot_id: int | None):
     """Show, preview or save the deal form (new deal or an edit)."""
     loaded = load(row)
     if loaded.protocol is None:
         return render_template("game/broken.html", row=row, error=loaded.error), 409
+    if request.method == "POST":
+        base = based_on(request.form)
+        if base != loaded.version:
+            return refuse_stale(loaded, slot_id, base)
     if slot_id is None and loaded.protocol.winner is not None:
+        if request.method == "POST":  # never drop a posted deal silently
+            return after_change(row, _("The game is over: nothing was saved."), 409)
         return redirect(url_for("play.game", token=row.edit_token))
     setup = setup_of(loaded, slot_id)
     if request.method == "GET":
@@ -137,26 +167,38 @@ def deal_page(row, slot_id: int | None):
     return show_form(loaded, setup, entry, slot_id, preview=shown)
 
 
+def refuse_stale(loaded: Loaded, slot_id: int | None, base: int | None):
+    """409: the form was filled in for another state; show it again on the fresh one."""
+    text = stale_text(base, loaded)
+    editable_slot = slot_id is None or any(s.id == slot_id for s in loaded.live)
+    if not editable_slot or (slot_id is None and loaded.protocol.winner is not None):
+        return after_change(loaded.row, text, 409)
+    setup = setup_of(loaded, slot_id)
+    _action, entry = deal_input.read(setup, request.form, request.form.getlist)
+    entry.errors[("stale", None)] = text
+    fresh = game_page.context(loaded.row, editable=True, loaded=loaded, banner=False)
+    return show_form(loaded, setup, entry, slot_id, status=409, fresh=fresh)
+
+
 def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
-    """Validate by replaying, then store; re-check inside the write lock if the log moved."""
+    """Store the record if the game is still at the version the form was filled in for."""
     st = get_store()
     row = loaded.row
     # Replay outside the lock, so phones posting at once do not queue behind each other's
-    # replays; inside it we only confirm that nobody saved a deal in between.
+    # replays; inside it we only confirm that the game is still at the replayed version.
     checked = checked_replay(loaded, record, slot_id, entry)
     if checked is None:
         return show_form(loaded, setup, entry, slot_id, status=422)
     try:
         with st.writing():
-            if st.version(row.id) != loaded.version:
-                checked = checked_replay(load(row, replayed=False), record, slot_id, entry)
-                if checked is None:
-                    return show_form(loaded, setup, entry, slot_id, status=422)
+            st.expect_version(row.id, loaded.version)
             if slot_id is None:
                 st.add_deal(row.id, record)
             else:
                 st.revise_deal(row.id, slot_id, record, "edit")
             version = st.version(row.id)
+    except StaleError:
+        return refuse_stale(load(row), slot_id, loaded.version)
     except LimitError as err:
         entry.errors[("top", None)] = _("A game holds at most %(max)d deals.", max=err.limit)
         return show_form(loaded, setup, entry, slot_id, status=422)
@@ -176,8 +218,9 @@ def checked_replay(loaded: Loaded, record: dict, slot_id: int | None, entry):
         return None
 
 
-def show_form(loaded: Loaded, setup, entry, slot_id, *, status: int = 200, preview=None):
-    """Render the deal form."""
+def show_form(loaded: Loaded, setup, entry, slot_id, *, status: int = 200, preview=None,
+              fresh: dict | None = None):
+    """Render the deal form (fresh: the current protocol, shown after a stale refusal)."""
     players = loaded.row.head.get("players", [])
     return render_template(
         "game/deal.html", row=loaded.row, setup=setup, entry=entry, slot_id=slot_id,
@@ -186,6 +229,7 @@ def show_form(loaded: Loaded, setup, entry, slot_id, *, status: int = 200, previ
         signs=deal_input.SUIT_SIGNS, reasons=deal_input.ADJUST_REASONS,
         top_errors=[v for (f, _s), v in entry.errors.items() if f not in FORM_FIELDS],
         confirm=ConfirmForm(), history=get_store().history(slot_id) if slot_id else [],
+        version=loaded.version, fresh=fresh,
     ), status
 
 
@@ -204,13 +248,25 @@ def preview(token: str):
         action = "play"
     record = deal_input.build(setup, action, entry)
     if record is None:
-        return jsonify(ok=False, errors=errors_json(entry.errors))
+        return jsonify(ok=False, errors=errors_json(entry.errors), **freshness(loaded))
     shown, result = preview_of(loaded, record, slot_id)
     if shown is None:
-        return jsonify(ok=False, errors=errors_json(result))
+        return jsonify(ok=False, errors=errors_json(result), **freshness(loaded))
     return jsonify(ok=True, delta=list(shown.delta), score=list(shown.score),
                    why=shown.why_text(lang()), filled={
-                       k: v for k, v in entry.values.items() if k.startswith("points_")})
+                       k: v for k, v in entry.values.items() if k.startswith("points_")},
+                   **freshness(loaded))
+
+
+def freshness(loaded: Loaded) -> dict[str, Any]:
+    """The game's version, and a warning if the form was filled in for another one."""
+    # The preview writes nothing, but it is where a phone first learns that someone
+    # else changed the game: saving this form would then be refused.
+    base = based_on(request.args) if "version" in request.args else loaded.version
+    out: dict[str, Any] = {"version": loaded.version, "stale": base != loaded.version}
+    if out["stale"]:
+        out["stale_text"] = stale_text(base, loaded)
+    return out
 
 
 def errors_json(errors: dict) -> list[dict[str, Any]]:
@@ -218,14 +274,19 @@ def errors_json(errors: dict) -> list[dict[str, Any]]:
     return [{"field": f, "seat": s, "text": t} for (f, s), t in errors.items()]
 
 
-def change_slot(row, slot_id: int, note: str):
-    """Delete or restore a deal if the game still replays; return an error text or None."""
+def change_slot(row, slot_id: int, note: str, base: int | None):
+    """Delete or restore a deal if the game is unchanged and still replays.
+
+    Returns (refusal text, status) or None when done.
+    """
     st = get_store()
     with st.writing():
         before = load(row)
         slot = next((s for s in before.slots if s.id == slot_id), None)
         if slot is None:
             abort(404)
+        if base != before.version:
+            return stale_text(base, before), 409
         if note == "delete":
             if slot.record is None:
                 return None
@@ -242,7 +303,7 @@ def change_slot(row, slot_id: int, note: str):
         try:
             run(row, records)
         except RuleError as err:
-            return err.message(lang())
+            return err.message(lang()), 422
         st.revise_deal(row.id, slot_id, new_record, note)
     note_changes(before, load(row), note, slot_id)
     return None
@@ -251,23 +312,28 @@ def change_slot(row, slot_id: int, note: str):
 @bp.post("/<token>/deal/<int:slot_id>/delete")
 def delete_deal(token: str, slot_id: int):
     """Delete a deal (a new revision; it can be restored)."""
-    row = edit_row(token)
-    return after_change(row, change_slot(row, slot_id, "delete"))
+    return slot_change(token, slot_id, "delete")
 
 
 @bp.post("/<token>/deal/<int:slot_id>/restore")
 def restore_deal(token: str, slot_id: int):
     """Bring a deleted deal back in its place."""
+    return slot_change(token, slot_id, "restore")
+
+
+def slot_change(token: str, slot_id: int, note: str):
+    """Delete or restore through the posted form, then back to the game page."""
     row = edit_row(token)
-    return after_change(row, change_slot(row, slot_id, "restore"))
+    refusal = change_slot(row, slot_id, note, based_on(request.form))
+    return after_change(row, *refusal) if refusal else after_change(row, None)
 
 
-def after_change(row, error: str | None):
-    """Back to the game page, or the page with the refusal on top."""
+def after_change(row, error: str | None, status: int = 422):
+    """Back to the game page, or the (fresh) page with the refusal on top."""
     if error:
-        ctx = game_page.context(row, editable=True)
+        ctx = game_page.context(row, editable=True, banner=False)
         return render_template("game/page.html", confirm=ConfirmForm(), refusal=error,
-                               **ctx), 422
+                               **ctx), status
     return redirect(url_for("play.game", token=row.edit_token) + "#protocol")
 
 

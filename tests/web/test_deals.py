@@ -117,7 +117,7 @@ def test_edit_deal_replays_and_shows_which_totals_changed(table):
     form = table.client.get(f"{game}/deal/{slot}").get_data(as_text=True)
     assert 'name="points_0"\n               value="10"' in form  # pre-filled from the record
     r = table.client.post(f"{game}/deal/{slot}", data={
-        "csrf_token": table.token(f"{game}/deal/{slot}"), "action": "play", "declarer": "1",
+        **table.form(f"{game}/deal/{slot}"), "action": "play", "declarer": "1",
         "contract": "120", "points_0": "10", "points_1": "90", "points_2": "20"})
     assert r.status_code == 302
     html = table.client.get(game).get_data(as_text=True)
@@ -134,7 +134,7 @@ def test_edit_refused_when_invalid_changes_nothing(table):
     table.deal(game, declarer="0", contract="100", points_1="10", points_2="10")
     slot = table.slot_ids(game)[0]
     r = table.client.post(f"{game}/deal/{slot}", data={
-        "csrf_token": table.token(f"{game}/deal/{slot}"), "action": "play", "declarer": "0",
+        **table.form(f"{game}/deal/{slot}"), "action": "play", "declarer": "0",
         "contract": "100", "points_0": "1", "points_1": "99", "points_2": "20"})
     assert r.status_code == 422
     assert 'id="err-points-0"' in r.get_data(as_text=True)
@@ -146,16 +146,15 @@ def test_delete_and_restore_keep_every_revision(app, table):
     table.deal(game, declarer="0", contract="100", points_1="10", points_2="10")
     table.deal(game, declarer="1", contract="100", points_0="10", points_2="10")
     first = table.slot_ids(game)[0]
-    token = table.token(game + "/deal")
     assert table.client.post(f"{game}/deal/{first}/delete",
-                             data={"csrf_token": token}).status_code == 302
+                             data=table.form(game + "/deal")).status_code == 302
     html = table.client.get(game).get_data(as_text=True)
     assert "Кон 1 удалён" in html and "Удалённые коны" in html
     deleted = html.split('id="deleted"', 1)[1]
     assert re.search(r"Запись 1:\s*<b[^>]*>Аня</b> 100", deleted)
     assert table.totals(game) == [10, 100, 10]
     assert table.client.post(f"{game}/deal/{first}/restore",
-                             data={"csrf_token": token}).status_code == 302
+                             data=table.form(game + "/deal")).status_code == 302
     assert table.totals(game) == [110, 110, 20]
     with app.app_context():
         db = store.connect(app.config["DATABASE"])
@@ -176,8 +175,7 @@ def test_delete_refused_when_a_later_deal_would_break(table):
     table.deal(game, declarer="2", contract="120", points_0="20", points_1="20")
     before = table.totals(game)
     first = table.slot_ids(game)[0]
-    r = table.client.post(f"{game}/deal/{first}/delete",
-                          data={"csrf_token": table.token(game + "/deal")})
+    r = table.client.post(f"{game}/deal/{first}/delete", data=table.form(game + "/deal"))
     assert r.status_code == 422
     assert "кон 1: declarer" in r.get_data(as_text=True)
     assert table.totals(game) == before
@@ -246,18 +244,16 @@ def test_edge_paths_of_slots(app, table):
     game = table.new_game()
     table.deal(game, action="redeal")
     slot = table.slot_ids(game)[0]
-    token = table.token(game + "/deal")
-    assert table.client.post(f"{game}/deal/999/delete",
-                             data={"csrf_token": token}).status_code == 404
+    form = table.form(game + "/deal")
+    assert table.client.post(f"{game}/deal/999/delete", data=form).status_code == 404
     # restoring a live deal changes nothing
-    assert table.client.post(f"{game}/deal/{slot}/restore",
-                             data={"csrf_token": token}).status_code == 302
-    table.client.post(f"{game}/deal/{slot}/delete", data={"csrf_token": token})
+    assert table.client.post(f"{game}/deal/{slot}/restore", data=form).status_code == 302
+    table.client.post(f"{game}/deal/{slot}/delete", data=form)
     assert table.client.get(f"{game}/deal/{slot}").status_code == 404  # deleted: restore first
     # another game's deal cannot be touched through this game's link
     other = table.new_game(names=("Глеб", "Дина"))
     assert table.client.post(f"{other}/deal/{slot}/restore",
-                             data={"csrf_token": token}).status_code == 404
+                             data=table.form(other + "/deal")).status_code == 404
 
 
 def test_a_log_that_no_longer_replays_is_reported_not_crashed(app, table):
@@ -281,17 +277,21 @@ def test_two_phones_posting_at_once_lose_nothing(app, table):
 
     game = table.new_game()
     phones = [table, Table(app.test_client())]
-    tokens = [p.token(game + "/deal") for p in phones]
     failures = []
+    refused = []
 
-    def post(phone, token):
+    def post(phone):
         for _ in range(15):
-            r = phone.client.post(game + "/deal", data={"csrf_token": token, "action": "redeal"})
+            while True:  # a stale form is refused (409), never saved twice or dropped
+                r = phone.client.post(game + "/deal", data={**phone.form(game + "/deal"),
+                                                            "action": "redeal"})
+                if r.status_code != 409:
+                    break
+                refused.append(1)
             if r.status_code != 302:
                 failures.append(r.status_code)
 
-    threads = [threading.Thread(target=post, args=pair) for pair in zip(phones, tokens,
-                                                                         strict=True)]
+    threads = [threading.Thread(target=post, args=(phone,)) for phone in phones]
     for t in threads:
         t.start()
     for t in threads:

@@ -106,9 +106,10 @@ def test_kill_and_restart_loses_no_deal(server):
                                 "name2": "Вика", "first_dealer": "0", "action": "start"})
     game = r.geturl()
     html = b.open(game + "/deal").read().decode()
-    post(b, game + "/deal", {"csrf_token": csrf(html), "action": "play", "declarer": "1",
-                             "contract": "120", "points_0": "20", "points_2": "20",
-                             "mar_1": "hearts"})
+    version = re.search(r'name="version" value="(\d+)"', html).group(1)
+    post(b, game + "/deal", {"csrf_token": csrf(html), "version": version, "action": "play",
+                             "declarer": "1", "contract": "120", "points_0": "20",
+                             "points_2": "20", "mar_1": "hearts"})
     server.kill()  # right after the deal was acknowledged
     server.start()
     page = b.open(game).read().decode()

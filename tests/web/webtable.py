@@ -12,6 +12,13 @@ def csrf_of(html: str) -> str:
     return found.group(1)
 
 
+def version_of(html: str) -> str:
+    """The game version a rendered form was filled in for (its hidden field)."""
+    found = re.search(r'name="version" value="(\d+)"', html)
+    assert found, "no version field in the form"
+    return found.group(1)
+
+
 class Table:
     """Drives one browser's test client through the app's forms."""
 
@@ -41,9 +48,14 @@ class Table:
         assert r.status_code == 302, r.get_data(as_text=True)[:2000]
         return r.headers["Location"]
 
+    def form(self, path: str) -> dict[str, str]:
+        """The hidden fields every write carries: the CSRF token and the game version."""
+        html = self.client.get(path).get_data(as_text=True)
+        return {"csrf_token": csrf_of(html), "version": version_of(html)}
+
     def deal(self, game: str, expect=302, **fields):
         """Post the deal form with these fields (action defaults to play)."""
-        data = {"csrf_token": self.token(game + "/deal"), "action": "play"}
+        data = {**self.form(game + "/deal"), "action": "play"}
         data.update({k: v for k, v in fields.items() if not isinstance(v, list)})
         lists = {k: v for k, v in fields.items() if isinstance(v, list)}
         r = self.client.post(game + "/deal", data={**data, **lists})

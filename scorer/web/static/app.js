@@ -79,6 +79,10 @@
             clearPreview();
             msg.textContent = res.errors.map(function (e) { return e.text; }).join(" · ");
           }
+          // Someone else changed the game since this form was opened: saving will be
+          // refused, so say so now (textContent: the text is never parsed as HTML).
+          if (res.stale) { msg.textContent = res.stale_text; msg.classList.add("error"); }
+          else { msg.classList.remove("error"); }
         })
         .catch(function () { msg.textContent = ""; });
     }
