@@ -153,22 +153,31 @@ class Store:
 
     def create_game(self, head: dict[str, Any], records: list[dict] | None = None) -> GameRow:
         """Store a new game (and optionally its deals) and return it."""
+        return self.create_games([(head, records or [])])[0]
+
+    def create_games(self, logs: list[tuple[dict[str, Any], list[dict]]]) -> list[GameRow]:
+        """Store several games with their deals in one transaction: all of them or none."""
         stamp = now()
-        head = {k: v for k, v in head.items() if k != "deals"}
         with self.writing():
-            game_id = self.db["games"].insert(
-                {
-                    "edit_token": new_token(),
-                    "view_token": new_token(),
-                    "head": json.dumps(head, ensure_ascii=False),
-                    "version": 1,
-                    "created": stamp,
-                    "updated": stamp,
-                }
-            ).last_pk
-            for record in records or []:
-                self._append(game_id, record, stamp)
-        return self.game(game_id)
+            ids = [self._insert_game(head, records, stamp) for head, records in logs]
+        return [self.game(game_id) for game_id in ids]
+
+    def _insert_game(self, head: dict[str, Any], records: list[dict], stamp: str) -> int:
+        """Insert one game row with fresh tokens and its deals; return its id."""
+        head = {k: v for k, v in head.items() if k != "deals"}
+        game_id = self.db["games"].insert(
+            {
+                "edit_token": new_token(),
+                "view_token": new_token(),
+                "head": json.dumps(head, ensure_ascii=False),
+                "version": 1,
+                "created": stamp,
+                "updated": stamp,
+            }
+        ).last_pk
+        for record in records:
+            self._append(game_id, record, stamp)
+        return game_id
 
     def game(self, game_id: int) -> GameRow | None:
         """The game with this id, or None."""

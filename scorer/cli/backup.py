@@ -1,0 +1,315 @@
+"""``backup``, ``restore``, ``export-all`` and ``import``: the app's data from a terminal.
+
+``backup`` copies the live database with SQLite's online backup API (a consistent
+snapshot even while the server writes); ``restore`` copies such a file back, keeping
+the game links. ``export-all`` writes every game as a GAME-FORMAT JSON file in a zip;
+``import`` reads such files (or one JSON file) as new games with new links.
+Every refusal is one line on stderr and exit status 2; nothing is half-done.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import sys
+import zipfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+from scorer import store
+from scorer.engine import RuleError, game_to_json, parse_game, replay
+
+# A zip member larger than this is no game log (2000 deals are well under 1 MB).
+MAX_MEMBER_BYTES = 16 * 1024 * 1024
+MAX_MEMBERS = 10_000
+TABLES = {"games", "deals", "revisions"}
+
+
+class Refusal(Exception):
+    """A command cannot go on: its text is the one line printed on stderr."""
+
+
+def register(subparsers) -> None:
+    """Add ``backup``, ``export-all``, ``restore`` and ``import``."""
+    p = subparsers.add_parser("backup", help="copy the database to a file (online backup)")
+    p.add_argument("path", help="the backup file to write (must not exist yet)")
+    instance_option(p)
+    p.set_defaults(func=run_backup)
+    p = subparsers.add_parser("export-all", help="write every game as GAME-FORMAT JSON in a zip")
+    p.add_argument("path", help="the .zip file to write (must not exist yet)")
+    instance_option(p)
+    p.set_defaults(func=run_export_all)
+    p = subparsers.add_parser("restore", help="replace the database with a backup file")
+    p.add_argument("backup", help="a file written by `backup`")
+    instance_option(p)
+    p.set_defaults(func=run_restore)
+    p = subparsers.add_parser("import", help="add games from a GAME-FORMAT .json or a .zip")
+    p.add_argument("file", help="a thousand-game/1 JSON file, or a zip of them")
+    p.add_argument("--lang", choices=("ru", "en"), default="ru", help="language of refusals")
+    instance_option(p)
+    p.set_defaults(func=run_import)
+
+
+def instance_option(parser) -> None:
+    """The --instance option every command that touches the database takes."""
+    parser.add_argument("--instance", metavar="DIR",
+                        help="the app's data folder (default: $SCORER_INSTANCE or ./instance)")
+
+
+def instance_dir(instance: str | None) -> Path:
+    """The data folder: --instance, else $SCORER_INSTANCE, else Flask's default."""
+    if instance:
+        return Path(instance).resolve()
+    from flask import Flask
+
+    from scorer.web.app import instance_folder
+
+    # The same rule as create_app(), so the CLI and the server use the same file.
+    return Path(instance_folder(None) or Flask("scorer").instance_path)
+
+
+def database(instance: str | None) -> Path:
+    """The app's SQLite file in the data folder."""
+    return instance_dir(instance) / "scorer.sqlite"
+
+
+def existing_database(instance: str | None) -> Path:
+    """The app's SQLite file, which must exist."""
+    path = database(instance)
+    if not path.is_file():
+        raise Refusal(f"--instance: no database at {path}")
+    return path
+
+
+def new_file(path: str) -> Path:
+    """A path to write that does not exist yet, in a folder that does."""
+    target = Path(path)
+    if target.exists():
+        raise Refusal(f"{path}: already exists; choose a new file name")
+    if not target.parent.resolve().is_dir():
+        raise Refusal(f"{path}: no such folder {target.parent}")
+    return target
+
+
+def fail(command: str, err: Exception) -> int:
+    """Print one line on stderr and return the usage-error status."""
+    text = " ".join(str(err).split())
+    print(f"{command}: {text}", file=sys.stderr)
+    return 2
+
+
+def copy_database(source: Path, target: Path) -> None:
+    """Copy one SQLite file into another with the online backup API, then check it."""
+    src = store.connect(source)
+    try:
+        dst = store.connect(target)
+        try:
+            # One step (pages=-1): the copy is one consistent snapshot of the source,
+            # even while the server keeps writing to it.
+            src.conn.backup(dst.conn)
+            check_integrity(dst, target)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+
+
+def check_integrity(db, path: Path) -> None:
+    """Refuse a database that fails SQLite's integrity check."""
+    result = [r[0] for r in db.execute("PRAGMA integrity_check").fetchall()]
+    if result != ["ok"]:
+        raise Refusal(f"{path}: integrity check failed: {'; '.join(result[:3])}")
+
+
+def written_atomically(target: Path, write) -> None:
+    """Write to a temporary name beside target, then rename: no half-written file."""
+    part = target.with_name(target.name + ".part")
+    for leftover in (part, Path(f"{part}-wal"), Path(f"{part}-shm")):
+        leftover.unlink(missing_ok=True)
+    try:
+        write(part)
+        os.replace(part, target)
+    finally:
+        part.unlink(missing_ok=True)
+
+
+def run_backup(args) -> int:
+    """Copy the live database to a new file."""
+    try:
+        source = existing_database(args.instance)
+        target = new_file(args.path)
+        written_atomically(target, lambda part: copy_database(source, part))
+        count = count_games(target)
+    except (Refusal, OSError, sqlite3.Error) as err:
+        return fail("backup", err)
+    print(f"backup: {count} games copied from {source} to {target}")
+    return 0
+
+
+def count_games(path: Path) -> int:
+    """How many games a database file holds."""
+    db = store.connect(path)
+    try:
+        return db.execute("select count(*) from games").fetchone()[0]
+    finally:
+        db.close()
+
+
+def check_backup(path: Path) -> int:
+    """Refuse a file that is not a sound scorer database; return its game count."""
+    if not path.is_file():
+        raise Refusal(f"{path}: no such file")
+    with open(path, "rb") as f:
+        if f.read(16) != b"SQLite format 3\x00":
+            raise Refusal(f"{path}: not an SQLite database (not a file written by `backup`)")
+    db = store.connect(path)
+    try:
+        check_integrity(db, path)
+        missing = TABLES - set(db.table_names())
+        if missing:
+            raise Refusal(f"{path}: not a scorer backup (no table {', '.join(sorted(missing))})")
+        return db.execute("select count(*) from games").fetchone()[0]
+    finally:
+        db.close()
+
+
+def run_restore(args) -> int:
+    """Replace the instance's database with a backup, keeping a copy of the old one."""
+    try:
+        source = Path(args.backup)
+        count = check_backup(source)
+        folder = instance_dir(args.instance)
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / "scorer.sqlite"
+        kept = None
+        if target.is_file():
+            # Restoring over data by mistake must not lose it: keep what was there.
+            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+            kept = new_file(str(folder / f"scorer-before-restore-{stamp}.sqlite"))
+            copy_database(target, kept)
+        copy_database(source, target)
+        db = store.connect(target)
+        try:
+            store.migrate(db)  # a backup from an older version gets the current schema
+        finally:
+            db.close()
+    except (Refusal, OSError, sqlite3.Error) as err:
+        return fail("restore", err)
+    print(f"restore: {count} games restored from {source} into {target}")
+    if kept:
+        print(f"restore: the database that was there is kept as {kept}")
+    return 0
+
+
+def game_logs(path: Path) -> list[tuple[int, dict]]:
+    """(game id, GAME-FORMAT log) of every stored game, oldest first, from one snapshot."""
+    st = store.Store(store.connect(path))
+    try:
+        with st.snapshot():
+            rows = sorted(st.games(None), key=lambda r: r.id)
+            return [(r.id, export_log(r.head, st.records(r.id))) for r in rows]
+    finally:
+        st.db.close()
+
+
+def export_log(head: dict, records: list[dict]) -> dict:
+    """The GAME-FORMAT log of a stored game, normalised by the engine when it parses."""
+    log = {**head, "deals": records}
+    try:
+        return game_to_json(parse_game(log))
+    except RuleError:
+        return log  # a log that no longer parses is still exported as it is stored
+
+
+def member_name(game_id: int, log: dict) -> str:
+    """A zip member name: the game id, then the title or the players."""
+    label = log.get("title") or "-".join(str(p) for p in log.get("players", []))
+    text = re.sub(r"[^\w-]+", "-", str(label), flags=re.UNICODE).strip("-")[:60]
+    return f"game-{game_id:05d}{'-' + text if text else ''}.json"
+
+
+def run_export_all(args) -> int:
+    """Write every game as a GAME-FORMAT JSON file into a new zip."""
+    try:
+        source = existing_database(args.instance)
+        target = new_file(args.path)
+        logs = game_logs(source)
+
+        def write(part: Path) -> None:
+            with zipfile.ZipFile(part, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+                for game_id, log in logs:
+                    body = json.dumps(log, ensure_ascii=False, indent=1) + "\n"
+                    zf.writestr(member_name(game_id, log), body)
+
+        written_atomically(target, write)
+    except (Refusal, OSError, sqlite3.Error) as err:
+        return fail("export-all", err)
+    print(f"export-all: {len(logs)} games written to {target}")
+    return 0
+
+
+def read_documents(path: Path) -> list[tuple[str, bytes]]:
+    """(name, bytes) of every JSON document in a .json file or a .zip of them."""
+    if not path.is_file():
+        raise Refusal(f"{path}: no such file")
+    if not zipfile.is_zipfile(path):
+        if path.stat().st_size > MAX_MEMBER_BYTES:
+            raise Refusal(f"{path}: too large for a game log")
+        return [(path.name, path.read_bytes())]
+    try:
+        with zipfile.ZipFile(path) as zf:
+            members = [i for i in zf.infolist() if not i.is_dir()]
+            if len(members) > MAX_MEMBERS:
+                raise Refusal(f"{path}: more than {MAX_MEMBERS} files")
+            out = []
+            for info in members:
+                if info.file_size > MAX_MEMBER_BYTES:
+                    raise Refusal(f"{path}: {info.filename}: too large for a game log")
+                out.append((info.filename, zf.read(info)))
+            return out
+    except (zipfile.BadZipFile, RuntimeError, NotImplementedError) as exc:
+        raise Refusal(f"{path}: unreadable zip: {exc}") from None
+
+
+def checked_log(name: str, raw: bytes, lang: str) -> tuple[dict, list[dict]]:
+    """Parse and replay one document; return (head, records) or refuse naming the file."""
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise Refusal(f"{name}: not readable JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise Refusal(f"{name}: the file must hold one JSON object (a thousand-game/1 log)")
+    try:
+        game = parse_game(data)
+        replay(game)
+    except RuleError as err:
+        raise Refusal(f"{name}: {err.message(lang)}") from None
+    log = game_to_json(game)
+    records = log.pop("deals", [])
+    return log, records
+
+
+def run_import(args) -> int:
+    """Add every game of a JSON file or zip as new games: all of them, or none."""
+    try:
+        source = Path(args.file)
+        logs = [checked_log(name, raw, args.lang) for name, raw in read_documents(source)]
+        if not logs:
+            raise Refusal(f"{source}: no game logs in it")
+        folder = instance_dir(args.instance)
+        folder.mkdir(parents=True, exist_ok=True)
+        db = store.connect(folder / "scorer.sqlite")
+        try:
+            store.migrate(db)
+            rows = store.Store(db).create_games(logs)
+        finally:
+            db.close()
+    except (Refusal, OSError, sqlite3.Error, store.LimitError) as err:
+        return fail("import", err)
+    for row in rows:
+        print(f"import: game {row.id} ({' · '.join(row.head.get('players', []))}): "
+              f"/g/{row.edit_token}")
+    print(f"import: {len(rows)} games added to {folder / 'scorer.sqlite'}")
+    return 0
