@@ -19,7 +19,7 @@ def marriage_points(names) -> int:
 
 
 def rounded(points: int, mode: str) -> int:
-    """§4 step 2."""
+    """RULES.md §4 step 2, written out independently of the engine."""
     step = {"nearest5": 5, "nearest10": 10}.get(mode)
     if step is None:
         return points
@@ -70,7 +70,7 @@ class Model:
         """A barrel fall: off the barrel, −penalty (or to zero), counted."""
         self.barrel.pop(seat, None)
         self.score[seat] = 0 if zero else self.score[seat] - self.ag["penalty"]
-        if self.ag.get("three_falls_count", "all") == "all" or cause == "attempts":
+        if self.ag["three_falls_count"] == "all" or cause == "attempts":
             self.falls[seat] += 1
             # Step 14, read with §10 ("on the third the penalty applies and then the score
             # becomes 0"): at the moment of the third fall, so he cannot sit down again.
@@ -99,7 +99,7 @@ class Model:
         self.samosval()
         self.decide_winner(None, None, started, set())
         self.enter()
-        if rec["reason"] == "misdeal" and self.ag.get("misdeal_passes_deal"):
+        if rec["reason"] == "misdeal" and self.ag["misdeal_passes_deal"]:
             self.dealer = (self.dealer + 1) % self.players
 
     def deal(self, rec: dict) -> None:
@@ -158,7 +158,7 @@ class Model:
 
     def penalty(self, golden: bool) -> int:
         """Penalties are never doubled, unless the catalog's golden_double_penalties says so."""
-        twice = golden and self.ag.get("golden_double_penalties", False)
+        twice = golden and self.ag["golden_double_penalties"]
         return self.ag["penalty"] * (2 if twice else 1)
 
     def concede(self, rec, d, active, mult, dark, credits) -> None:
@@ -180,7 +180,7 @@ class Model:
         ag, mode, c = self.ag, self.ag["rounding"], rec["contract"]
         pts, mar = rec["points"], rec.get("marriages", {})
         declared = {s: marriage_points(mar.get(str(s), [])) for s in active}
-        both = ag.get("double_marriages", True)
+        both = ag["double_marriages"]
         taken = (rounded(pts[d], mode) if ag["round_declarer"] else pts[d]) + declared[d]
         made = taken >= c
         if not made:
@@ -208,13 +208,13 @@ class Model:
             return
         if ag["four_dealer_prikup"] == "points":
             pts = prikup["points"]
-            if ag.get("talon_rounding", True):
+            if ag["talon_rounding"]:
                 pts = rounded(pts, ag["rounding"])
             amount = pts * mult
         else:
             amount = 50 * prikup["aces"] * mult
         if prikup.get("marriage"):
-            twice = dark and ag.get("dark_double_talon_marriage", False)
+            twice = dark and ag["dark_double_talon_marriage"]
             amount += marriage_points([prikup["marriage"]]) * (2 if twice else 1)
         credits[self.dealer].append(Credit(amount, "talon"))
 

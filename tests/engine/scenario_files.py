@@ -87,6 +87,7 @@ def _events(expected: list, actual: Any, path: str) -> list[str]:
         return [f"{path}: expected {expected!r}, got {actual!r}"]
 
     def place(i: int, used: frozenset) -> bool:
+        """Whether expected events i.. can each take an unused actual event."""
         if i == len(expected):
             return True
         return any(j not in used and not mismatches(expected[i], a)

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
+from reference_model import rounded
 
 from scorer.engine import RuleError, catalog, parse_game, replay
 
@@ -182,15 +183,6 @@ class Generated:
     refused: list[str] = field(default_factory=list)
 
 
-def rounded(points: int, mode: str) -> int:
-    """RULES.md §4 step 2, written out independently of the engine."""
-    step = {"nearest5": 5, "nearest10": 10}.get(mode)
-    if step is None:
-        return points
-    rest = points % step
-    return points - rest if rest * 2 < step else points + step - rest
-
-
 @dataclass
 class Seat:
     """Where the game stands before a record: tracked by the builder itself."""
@@ -259,7 +251,7 @@ class GameBuilder:
     def advance(self, record: dict) -> None:
         """Move the model past one record."""
         if (record["type"] == "adjustment" and record["reason"] == "misdeal"
-                and self.ag.get("misdeal_passes_deal")):
+                and self.ag["misdeal_passes_deal"]):
             self.dealer = (self.dealer + 1) % self.players  # catalog: the fine passes the deal
         if record["type"] not in ("play", "raspis"):
             return
