@@ -57,7 +57,7 @@ def _lines(game) -> list[tuple[str, int]]:
     lines = []
     if agreements.get("barrel"):
         lines.append(("barrel", int(agreements["barrel_threshold"])))
-    lines.append(("target", int(agreements.get("target", 1000))))
+    lines.append(("target", int(agreements["target"])))
     return lines
 
 
@@ -76,9 +76,11 @@ def totals_svg(game, protocol, lang: str = "ru") -> str:
     plot_w, plot_h = _WIDTH - _LEFT - _RIGHT, _HEIGHT - _TOP - _BOTTOM
 
     def x(i: float) -> float:
+        """The horizontal position of deal ``i``."""
         return round(_LEFT + plot_w * i / xspan, 1)
 
     def y(v: float) -> float:
+        """The vertical position of score ``v``."""
         return round(_TOP + plot_h * (high - v) / (high - low), 1)
 
     out = [

@@ -10,7 +10,7 @@ from markupsafe import Markup
 from weasyprint import HTML
 from weasyprint.urls import FatalURLFetchingError, URLFetcher
 
-from scorer.chart import PLAYER_COLOURS, totals_svg
+from scorer.chart import colour, totals_svg
 from scorer.engine import catalog, replay, resolve_agreements
 from scorer.paths import data_dir
 
@@ -67,7 +67,7 @@ LEGEND = {
 }
 ADJUSTMENTS = {
     "ru": {"cut_nines": "три девятки при сдвиге", "four_nines": "четыре девятки",
-           "misdeal": "ошибка сдачи", "other": "поправка"},
+           "misdeal": "ошибка при сдаче", "other": "поправка"},
     "en": {"cut_nines": "three nines at the cut", "four_nines": "four nines",
            "misdeal": "misdeal", "other": "adjustment"},
 }
@@ -103,13 +103,6 @@ def _environment() -> jinja2.Environment:
         loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
         autoescape=True, trim_blocks=True, lstrip_blocks=True,
     )
-
-
-def _pick(text, lang: str) -> str:
-    """Choose a language from a ``{"ru": ..., "en": ...}`` title (or pass a string through)."""
-    if isinstance(text, dict):
-        return text.get(lang) or text.get("ru") or next(iter(text.values()), "")
-    return str(text)
 
 
 def signed(value: int | None) -> str:
@@ -162,53 +155,44 @@ def _value_text(spec, value, lang: str) -> str:
     words = WORDS[lang]
     if value is None:
         return words["none"]
-    if isinstance(value, bool):
+    if spec.type == "bool":
         return words["yes"] if value else words["no"]
-    labels = getattr(spec, "labels", None) or {}
-    label = labels.get(value) or labels.get(str(value))
-    return _pick(label, lang) if label else str(value)
+    label = spec.labels.get(value)
+    return label[lang] if label else str(value)
 
 
 def agreement_lines(game, lang: str) -> list[dict]:
     """Every agreement that differs from the game's preset, with catalog titles."""
-    agreements = game.agreements
     specs = catalog().agreements
-    base = resolve_agreements(agreements.preset)
-    lines = []
-    for key, value in agreements.differences("preset").items():
-        spec = specs.get(key)
-        lines.append({
-            "id": key,
-            "title": _pick(spec.title, lang) if spec else key,
-            "value": _value_text(spec, value, lang),
-            "preset": _value_text(spec, base.get(key), lang),
-        })
-    return lines
+    base = resolve_agreements(game.agreements.preset)
+    return [{"id": key, "title": specs[key].title[lang],
+             "value": _value_text(specs[key], value, lang),
+             "preset": _value_text(specs[key], base[key], lang)}
+            for key, value in game.agreements.differences("preset").items()]
 
 
 def preset_title(game, lang: str) -> str:
     """The human name of the game's preset."""
-    preset = catalog().presets.get(game.agreements.preset)
-    return _pick(preset.title, lang) if preset else game.agreements.preset
+    return catalog().presets[game.agreements.preset].title[lang]
 
 
 def legend_keys(game) -> list[str]:
     """The marks this game can show: no barrel letters without a barrel, and so on."""
-    agreements = game.agreements
+    ag = game.agreements
     hidden = set()
-    if not agreements.get("barrel", True):
+    if not ag["barrel"]:
         hidden |= {"barrel", "fall"}
-    if not agreements.get("samosval", 0):
+    if not ag["samosval"]:
         hidden.add("samosval")
-    if not agreements.get("raspis", True):
+    if not ag["raspis"]:
         hidden.add("raspis")
-    if not agreements.get("golden", False):
-        hidden |= {"golden", "reset", "replay"}
-    elif agreements.get("golden_on_fail") != "reset":
+    if not ag["golden"] or ag["golden_on_fail"] != "reset":
         hidden.add("reset")
-    if agreements.get("golden_on_fail") != "replay":
+    if not ag["golden"] or ag["golden_on_fail"] != "replay":
         hidden.add("replay")
-    if not agreements.get("dark", False):
+    if not ag["golden"]:
+        hidden.add("golden")
+    if not ag["dark"]:
         hidden.add("dark")
     if len(game.players) != 4:
         hidden.add("sitting_out")
@@ -226,7 +210,7 @@ def _seat_marks(row, seat: int, marks: dict, on_barrel: bool, sitting_out: bool)
         if event.seat != seat:
             continue
         if event.kind == "bolt":
-            weight = int((event.extra or {}).get("weight", 1))
+            weight = int(event.extra.get("weight", 1))
             out.append(marks["bolt"] * weight)
         elif event.kind in _EVENT_MARK:
             mark = marks[_EVENT_MARK[event.kind]]
@@ -254,7 +238,7 @@ def _row_view(game, row, lang: str, sitting: set[int]) -> dict:
     seats = len(names)
     scored = row.type in ("play", "raspis")
     view = {"n": row.n, "type": row.type, "span": None,
-            "dealer": names[row.dealer] if row.dealer is not None else "",
+            "dealer": names[row.dealer],
             "dealer_seat": row.dealer, "declarer": "", "declarer_seat": row.declarer,
             "contract": "", "result": "", "cells": []}
     if row.declarer is not None:
@@ -270,9 +254,7 @@ def _row_view(game, row, lang: str, sitting: set[int]) -> dict:
         view["span"] = words["redeal"]
     elif row.type == "adjustment":
         record = game.deals[row.n - 1]
-        reason = ADJUSTMENTS[lang].get(getattr(record, "reason", None) or "other",
-                                       getattr(record, "reason", ""))
-        view["span"] = f"{names[record.player]}: {reason}"
+        view["span"] = f"{names[record.player]}: {ADJUSTMENTS[lang][record.reason]}"
     elif row.result == "raspis":
         view["result"] = marks["raspis"]
     elif row.result in ("made", "failed"):
@@ -327,9 +309,8 @@ def appendix_rows(game, protocol, lang: str) -> list[dict]:
     """The "why" of every row: each player's reasons for his delta."""
     out = []
     for row in protocol.rows:
-        reasons = row.why_text(lang)
-        lines = [{"seat": s, "name": game.players[s], "text": "; ".join(reasons[s])}
-                 for s in range(len(game.players)) if s < len(reasons) and reasons[s]]
+        lines = [{"seat": s, "name": game.players[s], "text": "; ".join(reasons)}
+                 for s, reasons in enumerate(row.why_text(lang)) if reasons]
         out.append({"n": row.n, "lines": lines})
     return out
 
@@ -343,7 +324,7 @@ def sheet_context(game, protocol, *, lang: str = "ru", landscape: bool = False,
         "title": game.title or WORDS[lang]["title"],
         "date": format_date(game.date, lang), "place": game.place or "",
         "notes": game.notes or "", "players": list(game.players),
-        "colours": [PLAYER_COLOURS[s % len(PLAYER_COLOURS)] for s in range(len(game.players))],
+        "colours": [colour(s) for s in range(len(game.players))],
         "preset": preset_title(game, lang), "agreements": agreement_lines(game, lang),
         "legend": [(MARKS[lang][k], LEGEND[lang][k]) for k in legend_keys(game)],
         "rows": protocol_rows(game, protocol, lang),
