@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, render_template, request
+from flask import Flask, current_app, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
@@ -15,7 +15,8 @@ def messages() -> dict[int, str]:
         403: _("This link can only show the game; it cannot change it."),
         404: _("There is nothing here. Check the link."),
         405: _("This page cannot do that."),
-        413: _("The file is too large."),
+        413: _("Too much data was sent (at most %(mb)d MB); nothing was saved.",
+                mb=current_app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)),
     }
 
 

@@ -46,6 +46,11 @@ class Phone:
         html = self.client.get(path).get_data(as_text=True)
         return {"csrf_token": csrf_of(html), "version": version_of(html)}
 
+    def view_path(self, game: str) -> str:
+        """The read-only path of a game, read from its share page."""
+        html = self.client.get(game + "/share").get_data(as_text=True)
+        return re.search(r'value="http://localhost(/v/[^"]+)" id="view-url"', html).group(1)
+
     def new_game(self, names=("Аня", "Борис", "Вика"), title: str | None = None) -> str:
         """Start a classic game through the form; return its edit path."""
         html = self.client.get("/new").get_data(as_text=True)
