@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 
-from scorer.engine import RuleError
+from scorer.cli.replay import InputError, load_game_file, refuse
+from scorer.engine import RuleError, parse_game
 
 
 def register(subparsers) -> None:
@@ -31,26 +30,6 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-class InputError(Exception):
-    """A problem with the input that is not a rule of the game (a missing file, say)."""
-
-
-def _read_file(name: str) -> dict:
-    """Read a game log from a file (or standard input), as a dict."""
-    try:
-        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"game: file: cannot read {name} ({exc.strerror or exc})") from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(f"game: file: {name} is not UTF-8 text") from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        detail = f"line {exc.lineno} column {exc.colno}: {exc.msg}"
-        raise RuleError(None, "json", "json", detail=detail) from exc
-    return data
-
-
 def _database(instance: str | None) -> Path:
     """The app's SQLite file: in --instance, else where the web app keeps it."""
     if instance is None:
@@ -63,49 +42,49 @@ def _database(instance: str | None) -> Path:
     return Path(instance) / "scorer.sqlite"
 
 
-def _read_store(game_id: str, instance: str | None) -> dict:
-    """Load a game log dict (head plus live deal records) from the app's database."""
+def _read_store(game_id: str, instance: str | None):
+    """Load a game (head plus live deal records) from the app's database."""
     from scorer import store
 
     path = _database(instance)
     if not path.is_file():
-        raise InputError(f"game: --instance: no database at {path}")
+        raise InputError("--instance", f"no database at {path}", f"нет базы данных {path}")
     if not game_id.isdigit():
-        raise InputError(f"game: --game: a game id is a number (got {game_id!r})")
+        raise InputError("--game", f"a game id is a number (got {game_id!r})",
+                         f"номер игры — число (указано {game_id!r})")
     games = store.Store(store.connect(path))
     try:
         row = games.game(int(game_id))
         if row is None:
-            raise InputError(f"game: --game: no game with id {game_id} in {path}")
-        return {**row.head, "deals": games.records(row.id)}
+            raise InputError("--game", f"no game with id {game_id} in {path}",
+                             f"в {path} нет игры с номером {game_id}")
+        return parse_game({**row.head, "deals": games.records(row.id)})
     finally:
         games.db.close()
 
 
 def run(args: argparse.Namespace) -> int:
     """Load the game, render the sheet and write it; bad input is one line and status 2."""
-    from scorer.engine import parse_game
     from scorer.pdf import render_sheet
 
     try:
         if args.game is not None:
-            data = _read_store(args.game, args.instance)
+            game = _read_store(args.game, args.instance)
         else:
-            data = _read_file(args.game_file)
-        if not isinstance(data, dict):
-            raise RuleError(None, "format", "type", expected="a JSON object")
-        pdf = render_sheet(parse_game(data), lang=args.lang, landscape=args.landscape,
+            game = load_game_file(args.game_file)
+        pdf = render_sheet(game, lang=args.lang, landscape=args.landscape,
                            appendix=args.appendix)
-    except RuleError as err:
-        print(err.message(args.lang), file=sys.stderr)
-        return 2
-    except InputError as err:
-        print(err, file=sys.stderr)
-        return 2
-    try:
-        Path(args.output).write_bytes(pdf)
-    except OSError as exc:
-        print(f"game: output: cannot write {args.output} ({exc.strerror or exc})",
-              file=sys.stderr)
-        return 2
+        _write(args.output, pdf)
+    except (RuleError, InputError) as err:
+        return refuse(err, args.lang)
     return 0
+
+
+def _write(name: str, pdf: bytes) -> None:
+    """Write the PDF; a place that cannot be written is bad input, not a crash."""
+    try:
+        Path(name).write_bytes(pdf)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise InputError("output", f"cannot write {name} ({why})",
+                         f"не удаётся записать {name} ({why})") from None

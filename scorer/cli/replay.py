@@ -21,21 +21,41 @@ def register(sub) -> None:
     a.set_defaults(func=run_agreements)
 
 
+class InputError(Exception):
+    """Bad input that breaks no rule of the game: a file that cannot be read, say."""
+
+    def __init__(self, field: str, en: str, ru: str):
+        super().__init__(en)
+        self.field, self.en, self.ru = field, en, ru
+
+    def message(self, lang: str = "en") -> str:
+        """One line shaped like the engine's game-level refusals: ``game: FIELD: TEXT``."""
+        if lang == "ru":
+            return f"игра: {self.field}: {self.ru}"
+        return f"game: {self.field}: {self.en}"
+
+
 def load_game_file(path: str):
-    """Read and parse a game log file; a bad file raises RuleError."""
+    """Read and parse a game log file ('-': standard input); bad input raises."""
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise RuleError(None, "file", "json", detail=exc.strerror or str(exc)) from None
+        why = exc.strerror or str(exc)
+        raise InputError("file", f"cannot read {path} ({why})",
+                         f"не удаётся прочитать {path} ({why})") from None
+    except UnicodeDecodeError:
+        raise InputError("file", f"{path} is not UTF-8 text",
+                         f"{path} — не текст в UTF-8") from None
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RuleError(None, "json", "json", detail=str(exc)) from None
+    except json.JSONDecodeError as exc:
+        detail = f"line {exc.lineno} column {exc.colno}: {exc.msg}"
+        raise RuleError(None, "json", "json", detail=detail) from None
     return parse_game(data)
 
 
-def refuse(err: RuleError, lang: str) -> int:
-    """Print one line on stderr and return the usage-error status."""
+def refuse(err: RuleError | InputError, lang: str) -> int:
+    """Print the refusal as one line on stderr and return the usage-error status."""
     print(err.message(lang), file=sys.stderr)
     return 2
 
@@ -44,7 +64,7 @@ def run_replay(args) -> int:
     """Print the protocol of a game log, or one line of error and exit 2."""
     try:
         protocol = replay(load_game_file(args.game))
-    except RuleError as err:
+    except (RuleError, InputError) as err:
         return refuse(err, args.lang)
     json.dump(protocol.to_json(args.lang), sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
