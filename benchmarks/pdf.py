@@ -13,35 +13,26 @@ from __future__ import annotations
 
 import argparse
 import io
+import sys
 import time
 from html import escape
+from pathlib import Path
 
 import pypdf
 from weasyprint import HTML
 
-from scorer.engine import parse_game, replay
-from scorer.pdf import OfflineFetcher, protocol_rows, render_sheet
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "pdf"))
 
-NAMES = ["Аня", "Борис", "Вика"]
+from sheet_games import long_log  # noqa: E402
 
-
-def game_log(deals: int) -> dict:
-    """A valid 3-player game of ``deals`` play records that never reaches the barrel."""
-    records = []
-    for i in range(deals):
-        declarer, made = i % 3, (i // 3) % 2 == 0
-        points = [10, 10, 10]
-        points[declarer] = 100
-        records.append({"type": "play", "declarer": declarer,
-                        "contract": 100 if made else 120, "points": points})
-    return {"format": "thousand-game/1", "title": "Бенчмарк", "players": NAMES,
-            "agreements": {"preset": "classic"}, "deals": records}
+from scorer.engine import parse_game, replay  # noqa: E402
+from scorer.pdf import WORDS, OfflineFetcher, protocol_rows, render_sheet  # noqa: E402
 
 
 def bare_table(game) -> str:
     """The floor: one unstyled table, same rows, columns and cell text as the sheet's."""
     rows = protocol_rows(game, replay(game), "ru")
-    head = ["Кон", "Сдавал", "Заказчик", "Заказ", "Итог"]
+    head = [WORDS["ru"][key] for key in ("deal", "dealer", "declarer", "contract", "result")]
     for name in game.players:
         head += [name, name]
     out = ["<table><thead><tr>", *(f"<th>{escape(h)}</th>" for h in head), "</tr></thead>"]
@@ -77,7 +68,7 @@ def main() -> None:
     print(f"{'deals':>6} {'pages':>6} {'sheet s':>8} {'floor s':>8} {'ratio':>6}"
           f" {'sheet cpu':>10} {'floor cpu':>10} {'ratio':>6}")
     for size in args.sizes:
-        game = parse_game(game_log(size))
+        game = parse_game(long_log(size))
         html = bare_table(game)
         pages = len(pypdf.PdfReader(io.BytesIO(render_sheet(game))).pages)  # also warms up
         wall_s, wall_f, cpu_s, cpu_f = race(
@@ -85,6 +76,7 @@ def main() -> None:
             lambda h=html: HTML(string=h, url_fetcher=OfflineFetcher()).write_pdf())
         print(f"{size:>6} {pages:>6} {wall_s:>8.2f} {wall_f:>8.2f} {wall_s / wall_f:>5.2f}x"
               f" {cpu_s:>10.2f} {cpu_f:>10.2f} {cpu_s / cpu_f:>5.2f}x", flush=True)
+
 
 if __name__ == "__main__":
     main()
