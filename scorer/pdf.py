@@ -194,6 +194,8 @@ def legend_keys(game) -> list[str]:
         hidden.add("golden")
     if not ag["dark"]:
         hidden.add("dark")
+    if ag["bolt_penalty"] == "none" and not ag["raspis_third_penalty"]:
+        hidden.add("penalty")
     if len(game.players) != 4:
         hidden.add("sitting_out")
     return [key for key in MARKS["ru"] if key not in hidden]

@@ -182,3 +182,20 @@ def test_game_without_deals_and_two_players():
     flat = compact("\n".join(pages_text(render_sheet(game, lang="en"))))
     assert "Played:0deals" in flat and "Twoplayers" in flat
     assert "Bonthebarrel" not in flat  # no barrel in this preset, so no barrel mark
+
+
+def test_legend_lists_only_marks_the_agreements_allow():
+    """Polish play has no barrel falls, samosval or penalties, so no marks for them."""
+    from scorer.engine import parse_game
+    from scorer.pdf import legend_keys
+
+    def keys(preset):
+        """The legend's marks for an empty game under ``preset``."""
+        return set(legend_keys(parse_game({"format": "thousand-game/1", "deals": [],
+                                           "players": ["Аня", "Борис", "Вика"],
+                                           "agreements": {"preset": preset}})))
+
+    classic, polish = keys("classic"), keys("polish")
+    assert {"penalty", "samosval", "fall", "barrel"} <= classic
+    assert not {"penalty", "samosval", "golden", "dark"} & polish
+    assert {"bolt", "barrel", "raspis", "win"} <= polish
