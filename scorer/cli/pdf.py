@@ -30,23 +30,12 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def _database(instance: str | None) -> Path:
-    """The app's SQLite file: in --instance, else where the web app keeps it."""
-    if instance is None:
-        from flask import Flask
-
-        from scorer.web.app import instance_folder
-
-        # Same rule as create_app(): $SCORER_INSTANCE, else Flask's default folder.
-        instance = instance_folder(None) or Flask("scorer").instance_path
-    return Path(instance) / "scorer.sqlite"
-
-
 def _read_store(game_id: str, instance: str | None):
     """Load a game (head plus live deal records) from the app's database."""
     from scorer import store
+    from scorer.cli.backup import database
 
-    path = _database(instance)
+    path = database(instance)
     if not path.is_file():
         raise InputError("--instance", f"no database at {path}", f"нет базы данных {path}")
     if not game_id.isdigit():
