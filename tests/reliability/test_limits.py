@@ -1,0 +1,145 @@
+"""The app's limits, each refused with a clear message and nothing stored:
+2 to 4 players, names up to 40 characters, titles up to 80, at most 2000 deals a game,
+at most 2 MB a request. (The 413 for oversized requests is in test_access_attacks.)"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+from reliability_rig import HEAD, Phone, csrf_of, pattern
+
+from scorer import store
+from scorer.web import app as web_app
+from scorer.web import forms
+
+
+def game_count(app) -> int:
+    """How many games are stored."""
+    db = store.connect(app.config["DATABASE"])
+    try:
+        return db.execute("select count(*) from games").fetchone()[0]
+    finally:
+        db.close()
+
+
+def new_game(phone: Phone, **fields):
+    """POST the new-game form."""
+    html = phone.client.get("/new").get_data(as_text=True)
+    data = {"csrf_token": csrf_of(html), "first_dealer": "0", "preset": "classic",
+            "action": "start", **fields}
+    return phone.client.post("/new", data=data)
+
+
+def import_log(phone: Phone, log: dict):
+    """POST a game file to the import form."""
+    html = phone.client.get("/").get_data(as_text=True)
+    return phone.client.post("/import", data={
+        "csrf_token": csrf_of(html),
+        "file": (io.BytesIO(json.dumps(log, ensure_ascii=False).encode()), "g.json")})
+
+
+def errors(response) -> list[str]:
+    """The refusal texts on a page."""
+    return re.findall(r'<p class="error[^"]*"[^>]*>([^<]+)</p>', response.get_data(as_text=True))
+
+
+def test_the_limits_are_the_documented_ones():
+    assert store.MAX_DEALS == 2000
+    assert forms.MAX_NAME == 40 and forms.MIN_PLAYERS == 2 and forms.MAX_PLAYERS == 4
+    assert web_app.MAX_CONTENT_LENGTH == 2 * 1024 * 1024
+
+
+@pytest.mark.parametrize("names, ok", [
+    ((), False), (("Аня",), False), (("Аня", "Борис"), True),
+    (("Аня", "Борис", "Вика", "Глеб"), True),
+])
+def test_two_to_four_players_in_the_form(app, names, ok):
+    phone = Phone(app)
+    r = new_game(phone, **{f"name{i}": n for i, n in enumerate(names)})
+    if ok:
+        assert r.status_code == 302
+    else:
+        assert r.status_code == 422
+        assert "Введите имена от 2 до 4 игроков." in errors(r)
+        assert game_count(app) == 0
+
+
+def test_a_fifth_name_field_is_not_a_fifth_player(app):
+    phone = Phone(app)
+    r = new_game(phone, name0="Аня", name1="Борис", name2="Вика", name3="Глеб", name4="Дина")
+    assert r.status_code == 302
+    html = phone.client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "Дина" not in html
+
+
+@pytest.mark.parametrize("players", [["Аня"], ["А", "Б", "В", "Г", "Д"], []])
+def test_two_to_four_players_on_import(app, players):
+    r = import_log(Phone(app), {**HEAD, "players": players, "deals": []})
+    assert r.status_code == 422
+    assert any("нужно от 2 до 4 игроков" in e for e in errors(r)), errors(r)
+    assert game_count(app) == 0
+
+
+def test_names_up_to_40_characters(app):
+    phone = Phone(app)
+    r = new_game(phone, name0="Ж" * 41, name1="Борис")
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    assert re.search(r'id="name0"[^>]*maxlength="40"', html)
+    assert "Значение не должно содержать более 40 символов." in errors(r)
+    assert game_count(app) == 0
+    r = import_log(phone, {**HEAD, "players": ["Ж" * 41, "Борис", "Вика"], "deals": []})
+    assert r.status_code == 422
+    assert any("не длиннее 40 символов" in e for e in errors(r)), errors(r)
+    assert game_count(app) == 0
+    assert new_game(phone, name0="Ж" * 40, name1="Борис").status_code == 302
+    assert import_log(phone, {**HEAD, "players": ["Ж" * 40, "Б", "В"],
+                              "deals": []}).status_code == 302
+
+
+def test_titles_up_to_80_characters(app):
+    phone = Phone(app)
+    r = new_game(phone, name0="Аня", name1="Борис", title="Т" * 81)
+    assert r.status_code == 422 and "Значение не должно содержать более 80 символов." in errors(r)
+    assert new_game(phone, name0="Аня", name1="Борис", title="Т" * 80).status_code == 302
+
+
+def test_at_most_2000_deals_a_game(app):
+    phone = Phone(app)
+    db = store.connect(app.config["DATABASE"])
+    try:
+        full = store.Store(db).create_game(HEAD, [pattern(i) for i in range(2000)])
+    finally:
+        db.close()
+    game = f"/g/{full.edit_token}"
+    page = phone.client.get(game)
+    assert page.status_code == 200
+    before = phone.client.get(game + "/export.json").get_json()
+    r = phone.client.post(game + "/deal", data={**phone.form(game + "/deal"),
+                                                "action": "redeal"})
+    assert r.status_code == 422
+    assert any("не больше 2000 конов" in e for e in errors(r)), errors(r)
+    assert phone.client.get(game + "/export.json").get_json() == before
+    # Import: 2000 deals are fine, 2001 are refused.
+    assert import_log(phone, {**HEAD, "deals": [pattern(i) for i in range(2000)]}
+                      ).status_code == 302
+    count = game_count(app)
+    r = import_log(phone, {**HEAD, "deals": [pattern(i) for i in range(2001)]})
+    assert r.status_code == 422
+    assert any("не больше 2000 конов" in e for e in errors(r)), errors(r)
+    assert game_count(app) == count
+
+
+def test_the_store_refuses_a_2001st_deal_itself(app):
+    db = store.connect(app.config["DATABASE"])
+    try:
+        st = store.Store(db)
+        game = st.create_game(HEAD, [{"type": "redeal"}] * 2000)
+        with pytest.raises(store.LimitError), st.writing():
+            st.add_deal(game.id, {"type": "redeal"})
+        assert len(st.records(game.id)) == 2000
+    finally:
+        db.close()
