@@ -11,7 +11,7 @@ from weasyprint import HTML
 from weasyprint.urls import FatalURLFetchingError, URLFetcher
 
 from scorer.chart import colour, totals_svg
-from scorer.engine import catalog, replay, resolve_agreements
+from scorer.engine import catalog, replay, resolve_agreements, word
 from scorer.paths import data_dir
 
 # Words of the sheet. The PDF is built without Flask, so it carries its own two languages.
@@ -64,12 +64,6 @@ LEGEND = {
            "replay": "no golden contract made: another golden round",
            "dark": "dark game", "penalty": "penalty (bolts, raspis)",
            "sitting_out": "sat on the talon", "win": "win"},
-}
-ADJUSTMENTS = {
-    "ru": {"cut_nines": "три девятки при сдвиге", "four_nines": "четыре девятки",
-           "misdeal": "ошибка при сдаче", "other": "поправка"},
-    "en": {"cut_nines": "three nines at the cut", "four_nines": "four nines",
-           "misdeal": "misdeal", "other": "adjustment"},
 }
 _MONTHS_RU = ("января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа",
               "сентября", "октября", "ноября", "декабря")
@@ -150,24 +144,13 @@ def deals_count(n: int, lang: str) -> str:
     return f"{n} deal" if n == 1 else f"{n} deals"
 
 
-def _value_text(spec, value, lang: str) -> str:
-    """An agreement value as a reader sees it: a label, on/off, a number or none."""
-    words = WORDS[lang]
-    if value is None:
-        return words["none"]
-    if spec.type == "bool":
-        return words["yes"] if value else words["no"]
-    label = spec.labels.get(value)
-    return label[lang] if label else str(value)
-
-
 def agreement_lines(game, lang: str) -> list[dict]:
     """Every agreement that differs from the game's preset, with catalog titles."""
     specs = catalog().agreements
     base = resolve_agreements(game.agreements.preset)
     return [{"id": key, "title": specs[key].title[lang],
-             "value": _value_text(specs[key], value, lang),
-             "preset": _value_text(specs[key], base[key], lang)}
+             "value": specs[key].value_text(value, lang),
+             "preset": specs[key].value_text(base[key], lang)}
             for key, value in game.agreements.differences("preset").items()]
 
 
@@ -221,19 +204,6 @@ def _seat_marks(row, seat: int, marks: dict, on_barrel: bool, sitting_out: bool)
     return " ".join(out)
 
 
-def _barrel_after(row, sitting: set[int]) -> set[int]:
-    """Who sits on the barrel after this row, followed through the row's events."""
-    sitting = set(sitting)
-    for event in row.events:
-        if event.kind == "barrel_enter":
-            sitting.add(event.seat)
-        elif event.kind in ("barrel_fall", "barrel_leave", "win"):
-            sitting.discard(event.seat)
-        elif event.kind == "golden_reset":
-            sitting.clear()
-    return sitting
-
-
 def _row_view(game, row, lang: str, sitting: set[int]) -> dict:
     """Turn one protocol row into the strings of one table row."""
     words, marks, names = WORDS[lang], MARKS[lang], game.players
@@ -256,7 +226,7 @@ def _row_view(game, row, lang: str, sitting: set[int]) -> dict:
         view["span"] = words["redeal"]
     elif row.type == "adjustment":
         record = game.deals[row.n - 1]
-        view["span"] = f"{names[record.player]}: {ADJUSTMENTS[lang][record.reason]}"
+        view["span"] = f"{names[record.player]}: {word(record.reason, lang)}"
     elif row.result == "raspis":
         view["result"] = marks["raspis"]
     elif row.result in ("made", "failed"):
@@ -281,7 +251,7 @@ def protocol_rows(game, protocol, lang: str) -> list[dict]:
     sitting: set[int] = set()
     rows = []
     for row in protocol.rows:
-        after = _barrel_after(row, sitting)
+        after = {b.seat for b in row.barrel}
         # A player shows "Б" while he sits; the entering row shows it through its event.
         rows.append(_row_view(game, row, lang, after & sitting))
         sitting = after

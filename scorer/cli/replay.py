@@ -71,16 +71,6 @@ def run_replay(args) -> int:
     return 0
 
 
-def _value(spec, value, lang: str) -> str:
-    """An agreement's value as a player reads it."""
-    if spec.type == "bool":
-        return ("да" if value else "нет") if lang == "ru" else ("on" if value else "off")
-    if value is None:
-        return "нет" if lang == "ru" else "none"
-    label = spec.labels.get(value)
-    return f"{value} ({label[lang]})" if label else str(value)
-
-
 def run_agreements(args) -> int:
     """Print every agreement of a preset, grouped, with what differs from classic marked."""
     cat, lang = catalog(), args.lang
@@ -100,7 +90,7 @@ def run_agreements(args) -> int:
         for spec in specs:
             mark = "*" if spec.id in changed else " "
             kind = "" if spec.enforced else (" (совет)" if lang == "ru" else " (advisory)")
-            print(f"{mark} {spec.title[lang]}: {_value(spec, ag[spec.id], lang)}"
+            print(f"{mark} {spec.title[lang]}: {spec.value_text(ag[spec.id], lang)}"
                   f"  [{spec.id}]{kind}")
             print(f"    {spec.explain[lang]}")
     note = "* отличается от классики" if lang == "ru" else "* differs from classic"

@@ -13,7 +13,7 @@ from scorer.engine.catalog import (
     resolve_agreements,
 )
 from scorer.engine.errors import RuleError
-from scorer.engine.protocol import BarrelSeat, Event, NextDeal, Protocol, Reason, Row
+from scorer.engine.protocol import BarrelSeat, Event, NextDeal, Protocol, Reason, Row, signed, word
 from scorer.engine.records import (
     MARRIAGES,
     SUITS,
@@ -36,5 +36,5 @@ __all__ = [
     "Game", "Group", "NextDeal", "Play", "Preset", "Prikup", "Protocol", "Raspis",
     "Reason", "Record", "Redeal", "Row", "RuleError", "Spec", "catalog", "game_to_json",
     "marriage_value", "parse_game", "parse_record", "raspis_payout", "record_to_json",
-    "replay", "resolve_agreements", "round_points",
+    "replay", "resolve_agreements", "round_points", "signed", "word",
 ]

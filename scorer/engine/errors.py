@@ -75,7 +75,7 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
     "no_tricks.inactive": ("seat {seat} does not play this deal", "место {seat} не играет в этом коне"),
     "no_tricks.all": ("somebody must have taken the tricks", "кто-то должен был взять взятки"),
     "no_tricks.points": ("seat {seat} took no trick but has {got} points",
-                         "место {seat} без взяток, но с {got} очками"),
+                         "место {seat} без взяток, но очков: {got}"),
     "dark.off": ("the dark game is not agreed [dark]", "игра втёмную не принята [dark]"),
     "dark.first_hand": ("only the first hand (seat {expected}) may play dark",
                         "втёмную играет только первая рука (место {expected})"),
@@ -108,7 +108,7 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
     "prikup.aces_required": ("the number of talon aces is required [four_dealer_prikup]",
                              "нужно число тузов в прикупе [four_dealer_prikup]"),
     "prikup.fit": ("three cards cannot make {points} points with that marriage and those aces",
-                   "три карты не дают {points} очков с таким марьяжем и тузами"),
+                   "три карты не дают в сумме {points} с таким марьяжем и тузами"),
     "player.range": ("must be a seat from 0 to {max} (got {got!r})",
                      "нужен номер места от 0 до {max} (указано {got!r})"),
     "reason.unknown": ("must be cut_nines, four_nines, misdeal or other (got {got!r})",
@@ -123,6 +123,25 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
                           "должно быть {bonus} [four_nines_bonus]"),
     "amount.zero": ("must not be 0", "не может быть 0"),
 }
+
+
+# The ``expected`` shapes quoted by the "type" rule, in Russian.
+EXPECTED_RU = {
+    "a list": "список",
+    "an object": "объект",
+    "a string": "строка",
+    "a JSON object": "объект JSON",
+    "a list of names": "список имён",
+    "an object of overrides": "объект с изменениями договорённостей",
+    "{id: value}": "{id: значение}",
+}
+
+
+def _expected_ru(text: str) -> str:
+    """Russian for an expected shape: a phrase above, or a catalog shape like int 100…300."""
+    if text in EXPECTED_RU:
+        return EXPECTED_RU[text]
+    return re.sub(r"\bint\b", "целое", text).replace("null", "пусто")
 
 
 class RuleError(ValueError):
@@ -146,6 +165,8 @@ class RuleError(ValueError):
         en, ru = RULE_TEXTS.get(self.rule, (self.rule, self.rule))
         template = ru if lang == "ru" else en
         params = {"seat": self.seat, **self.params}
+        if lang == "ru" and isinstance(params.get("expected"), str):
+            params["expected"] = _expected_ru(params["expected"])
         try:
             return template.format(**params)
         except (KeyError, IndexError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,9 +12,9 @@ SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠
 
 # Reason texts by code: (English, Russian). Amounts are signed where they move a score.
 REASON_TEXTS: dict[str, tuple[str, str]] = {
-    "points": ("{points} card points", "{points} очков взятками"),
+    "points": ("{points} card points", "взятками: {points}"),
     "points_rounded": ("{points} card points → {rounded} ({rule})",
-                       "{points} очков взятками → {rounded} ({rule})"),
+                       "взятками: {points} → {rounded} ({rule})"),
     "marriage": ("{sign} marriage {value}", "марьяж {sign} {value}"),
     "made": ("contract {contract} made: {taken_expr}", "заказ {contract} сыгран: {taken_expr}"),
     "made_taken": ("contract {contract} made: scores all taken, {amount}",
@@ -30,7 +31,7 @@ REASON_TEXTS: dict[str, tuple[str, str]] = {
     "deal_passes": ("the deal passes to the left [misdeal_passes_deal]",
                     "сдача переходит к следующему [misdeal_passes_deal]"),
     "sits_out": ("sits on the talon", "сидит на прикупе"),
-    "talon_points": ("talon {points} card points → {rounded}", "прикуп {points} очков → {rounded}"),
+    "talon_points": ("talon {points} card points → {rounded}", "прикуп: {points} → {rounded}"),
     "talon_aces": ("talon aces {aces} × 50 = {amount}", "тузы в прикупе {aces} × 50 = {amount}"),
     "talon_marriage": ("talon marriage {sign} {value} (never doubled)",
                        "марьяж в прикупе {sign} {value} (не удваивается)"),
@@ -87,6 +88,9 @@ WORDS: dict[str, tuple[str, str]] = {
 }
 
 
+_TAG = re.compile(r" \[(\w+)\]")
+
+
 def signed(value: int) -> str:
     """+20, −120, 0: the way a score sheet writes a change."""
     return f"{value:+d}".replace("-", "−") if value else "0"
@@ -105,9 +109,17 @@ class Reason:
     code: str
     params: dict[str, Any] = field(default_factory=dict)
 
-    def text(self, lang: str = "en") -> str:
-        """The reason worded in ``lang``."""
+    @property
+    def agreement(self) -> str | None:
+        """The agreement id this reason names, if any (shown as ``[id]`` in the text)."""
+        found = _TAG.search(REASON_TEXTS[self.code][0])
+        return found.group(1) if found else None
+
+    def text(self, lang: str = "en", tags: bool = True) -> str:
+        """The reason worded in ``lang``; ``tags=False`` leaves out the ``[agreement]``."""
         en, ru = REASON_TEXTS[self.code]
+        if not tags:
+            en, ru = _TAG.sub("", en), _TAG.sub("", ru)
         params = {k: (word(v, lang) if k in ("why", "rule", "reason") else v)
                   for k, v in self.params.items()}
         if "amount" in params:
@@ -129,6 +141,14 @@ class Event:
 
 
 @dataclass(frozen=True)
+class BarrelSeat:
+    """A seat on the barrel and its attempts left (None: unlimited)."""
+
+    seat: int
+    attempts_left: int | None
+
+
+@dataclass(frozen=True)
 class Row:
     """One record's line on the protocol."""
 
@@ -144,6 +164,7 @@ class Row:
     score: tuple[int, ...]
     events: tuple[Event, ...]
     why: tuple[tuple[Reason, ...], ...]
+    barrel: tuple[BarrelSeat, ...] = ()  # who sits on the barrel after this row
 
     def why_text(self, lang: str = "en") -> list[list[str]]:
         """Every seat's reasons, worded in ``lang``."""
@@ -157,14 +178,6 @@ class Row:
                 "delta": list(self.delta), "score": list(self.score),
                 "events": [e.to_json() for e in self.events],
                 "why": self.why_text(lang)}
-
-
-@dataclass(frozen=True)
-class BarrelSeat:
-    """A seat on the barrel and its attempts left (None: unlimited)."""
-
-    seat: int
-    attempts_left: int | None
 
 
 @dataclass(frozen=True)

@@ -174,7 +174,7 @@ def _row(st: State, record: Record, number: int, ag: Mapping) -> Row:
         golden=golden, dark=bool(getattr(record, "dark", False)), result=result,
         delta=tuple(a - b for a, b in zip(st.score, before, strict=True)),
         score=tuple(st.score), events=tuple(led.events),
-        why=tuple(tuple(w) for w in led.why),
+        why=tuple(tuple(w) for w in led.why), barrel=_barrel_seats(st, ag),
     )
 
 
@@ -564,11 +564,16 @@ def _score_adjustment(st: State, rec: Adjustment, led: Ledger, ag: Mapping) -> N
 # --- the protocol ----------------------------------------------------------------
 
 
+def _barrel_seats(st: State, ag: Mapping) -> tuple[BarrelSeat, ...]:
+    """Who sits on the barrel now, with attempts left (None: unlimited)."""
+    limit = ag["barrel_attempts"]
+    return tuple(BarrelSeat(seat, (limit - used) if limit else None)
+                 for seat, used in sorted(st.barrel.items()))
+
+
 def _protocol(game: Game, st: State, rows: list[Row], ag: Mapping) -> Protocol:
     """Freeze the final state into a Protocol."""
-    limit = ag["barrel_attempts"]
-    barrel = tuple(BarrelSeat(seat, (limit - used) if limit else None)
-                   for seat, used in sorted(st.barrel.items()))
+    barrel = _barrel_seats(st, ag)
     nxt = None
     if st.winner is None:
         nxt = NextDeal(dealer=st.dealer, golden=st.golden_left > 0,
