@@ -243,7 +243,8 @@ def parse_record(data: Any, deal: int, players: int) -> Record:
     """Turn one JSON deal record into a typed record (shape checks only)."""
     if not isinstance(data, dict):
         raise RuleError(deal, "type", "record.object")
-    parser = _PARSERS.get(data.get("type"))
+    kind = data.get("type")
+    parser = _PARSERS.get(kind) if isinstance(kind, str) else None
     if parser is None:
         raise RuleError(deal, "type", "record.type", got=data.get("type"))
     return parser(data, deal, players)
@@ -305,7 +306,10 @@ def _agreements(value: Any) -> Agreements:
     overrides = value.get("overrides") or {}
     if not isinstance(overrides, dict):
         raise RuleError(None, "agreements", "type", expected="an object of overrides")
-    return resolve_agreements(value.get("preset", "classic"), overrides)
+    preset = value.get("preset", "classic")
+    if not isinstance(preset, str):
+        raise RuleError(None, "agreements", "agreements.preset", name=preset)
+    return resolve_agreements(preset, overrides)
 
 
 def parse_game(data: Any) -> Game:
