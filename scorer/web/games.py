@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from datetime import date
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from scorer.engine import RuleError, catalog, parse_game, replay, resolve_agreements
+from scorer.engine import RuleError, catalog, game_to_json, parse_game, replay, resolve_agreements
 from scorer.store import MAX_DEALS, LimitError
 from scorer.web import access, agreement_form
 from scorer.web.agreement_form import loc
@@ -18,12 +18,6 @@ from scorer.web.i18n import lang
 from scorer.web.logs import load
 
 bp = Blueprint("games", __name__)
-
-# What a malformed log may raise inside the engine besides RuleError (a list where a
-# word belongs, say): refused as a bad file, never a server error.
-SHAPE_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError,
-                RecursionError)
-
 
 @bp.get("/")
 def index():
@@ -154,7 +148,7 @@ def import_file(raw: bytes):
     except (UnicodeDecodeError, ValueError) as exc:
         return _("The file is not readable JSON: %(detail)s", detail=str(exc)), None
     except RecursionError:  # nested thousands of levels deep: no game log looks like that
-        return _("The file is not readable JSON: %(detail)s", detail="nesting too deep"), None
+        return _("The file is not readable JSON: %(detail)s", detail=_("nested too deep")), None
     if not isinstance(data, dict):
         return _("The file must hold one JSON object (a thousand-game/1 log)."), None
     try:
@@ -162,14 +156,6 @@ def import_file(raw: bytes):
         replay(game)
     except RuleError as err:
         return err.message(lang()), None
-    except SHAPE_ERRORS as exc:
-        # The engine should answer every bad file with a RuleError; where it does not,
-        # the uploader still gets a clear refusal rather than a server error.
-        current_app.logger.warning("import: engine raised %r instead of a RuleError", exc)
-        return _("The file is not a valid thousand-game/1 log: a value has the wrong "
-                 "type or shape."), None
-    from scorer.engine import game_to_json
-
     log = game_to_json(game)
     records = log.pop("deals", [])
     if len(records) > MAX_DEALS:
