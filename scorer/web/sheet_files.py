@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import quote
 
 from flask import Response, abort, request
 from flask_babel import gettext as _
 
+from scorer import pdf as sheet
 from scorer.engine import game_to_json
 from scorer.store import GameRow
-from scorer.web.game_page import optional_module
 from scorer.web.i18n import lang
 from scorer.web.logs import load
 
@@ -23,8 +24,6 @@ def stem(row: GameRow) -> str:
 
 def attachment(name: str) -> str:
     """A Content-Disposition value that survives non-ASCII names."""
-    from urllib.parse import quote
-
     ascii_name = name.encode("ascii", "ignore").decode() or "game"
     return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name)}"
 
@@ -43,12 +42,11 @@ def export_json(row: GameRow) -> Response:
 
 
 def pdf(row: GameRow) -> Response:
-    """The PDF sheet, if the PDF part is installed and the log replays."""
-    module = optional_module("scorer.pdf")
+    """The PDF sheet of a game whose log replays."""
     loaded = load(row)
-    if module is None or loaded.game is None:
+    if loaded.game is None:
         abort(404, _("The printable sheet is not available."))
-    data = module.render_sheet(
+    data = sheet.render_sheet(
         loaded.game, lang=lang(), landscape=request.args.get("landscape") == "1",
         appendix=request.args.get("appendix") == "1",
     )
