@@ -10,6 +10,7 @@ from markupsafe import Markup
 from weasyprint import HTML
 from weasyprint.urls import FatalURLFetchingError, URLFetcher
 
+from scorer import marks
 from scorer.chart import colour, totals_svg
 from scorer.engine import catalog, replay, resolve_agreements, word
 from scorer.paths import data_dir
@@ -42,34 +43,8 @@ WORDS = {
     },
 }
 
-# The traditional marks of a paper protocol (UX.md): Russian initials, Leadage's letters.
-MARKS = {
-    "ru": {"bolt": "—", "barrel": "Б", "fall": "↓", "samosval": "С", "raspis": "Р",
-           "golden": "З", "reset": "↺", "replay": "↻", "dark": "Т", "penalty": "!",
-           "sitting_out": "#", "win": "★"},
-    "en": {"bolt": "—", "barrel": "B", "fall": "↓", "samosval": "Z", "raspis": "R",
-           "golden": "G", "reset": "↺", "replay": "↻", "dark": "D", "penalty": "!",
-           "sitting_out": "#", "win": "★"},
-}
-LEGEND = {
-    "ru": {"bolt": "болт", "barrel": "на бочке", "fall": "слетел с бочки",
-           "samosval": "самосвал", "raspis": "роспись", "golden": "золотой кон",
-           "reset": "никто не сыграл золотой: счёт обнулён",
-           "replay": "никто не сыграл золотой: ещё один круг",
-           "dark": "втёмную", "penalty": "штраф (болты, роспись)",
-           "sitting_out": "сидит на прикупе", "win": "победа"},
-    "en": {"bolt": "bolt", "barrel": "on the barrel", "fall": "fell off the barrel",
-           "samosval": "samosval", "raspis": "concession (raspis)", "golden": "golden round",
-           "reset": "no golden contract made: scores reset",
-           "replay": "no golden contract made: another golden round",
-           "dark": "dark game", "penalty": "penalty (bolts, raspis)",
-           "sitting_out": "sat on the talon", "win": "win"},
-}
 _MONTHS_RU = ("января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа",
               "сентября", "октября", "ноября", "декабря")
-_EVENT_MARK = {"bolt_penalty": "penalty", "raspis_penalty": "penalty",
-               "barrel_enter": "barrel", "barrel_fall": "fall", "samosval": "samosval",
-               "win": "win"}
 MINUS = "\u2212"
 
 
@@ -159,56 +134,10 @@ def preset_title(game, lang: str) -> str:
     return catalog().presets[game.agreements.preset].title[lang]
 
 
-def legend_keys(game) -> list[str]:
-    """The marks this game can show: no barrel letters without a barrel, and so on."""
-    ag = game.agreements
-    hidden = set()
-    if not ag["barrel"]:
-        hidden |= {"barrel", "fall"}
-    if not ag["samosval"]:
-        hidden.add("samosval")
-    if not ag["raspis"]:
-        hidden.add("raspis")
-    if not ag["golden"] or ag["golden_on_fail"] != "reset":
-        hidden.add("reset")
-    if not ag["golden"] or ag["golden_on_fail"] != "replay":
-        hidden.add("replay")
-    if not ag["golden"]:
-        hidden.add("golden")
-    if not ag["dark"]:
-        hidden.add("dark")
-    if ag["bolt_penalty"] == "none" and not ag["raspis_third_penalty"]:
-        hidden.add("penalty")
-    if len(game.players) != 4:
-        hidden.add("sitting_out")
-    return [key for key in MARKS["ru"] if key not in hidden]
-
-
-def _seat_marks(row, seat: int, marks: dict, on_barrel: bool, sitting_out: bool) -> str:
-    """The marks of one player in one row, in the order things happened."""
-    out = []
-    if sitting_out:
-        out.append(marks["sitting_out"])
-    if on_barrel:
-        out.append(marks["barrel"])
-    for event in row.events:
-        if event.seat != seat:
-            continue
-        if event.kind == "bolt":
-            weight = int(event.extra.get("weight", 1))
-            out.append(marks["bolt"] * weight)
-        elif event.kind in _EVENT_MARK:
-            mark = marks[_EVENT_MARK[event.kind]]
-            if mark not in out:
-                out.append(mark)
-    return " ".join(out)
-
-
-def _row_view(game, row, lang: str, sitting: set[int]) -> dict:
+def _row_view(game, row, lang: str) -> dict:
     """Turn one protocol row into the strings of one table row."""
-    words, marks, names = WORDS[lang], MARKS[lang], game.players
+    words, names = WORDS[lang], game.players
     seats = len(names)
-    scored = row.type in ("play", "raspis")
     view = {"n": row.n, "type": row.type, "span": None,
             "dealer": names[row.dealer],
             "dealer_seat": row.dealer, "declarer": "", "declarer_seat": row.declarer,
@@ -216,23 +145,17 @@ def _row_view(game, row, lang: str, sitting: set[int]) -> dict:
     if row.declarer is not None:
         view["declarer"] = names[row.declarer]
     if row.contract is not None:
-        flags = [marks["golden"]] if row.golden else []
-        flags += [marks["dark"]] if row.dark else []
-        kinds = {event.kind for event in row.events}
-        flags += [marks["reset"]] if "golden_reset" in kinds else []
-        flags += [marks["replay"]] if "golden_replay" in kinds else []
-        view["contract"] = " ".join([str(row.contract), *flags])
+        view["contract"] = " ".join([str(row.contract), *marks.row_marks(row, lang)])
     if row.type == "redeal":
         view["span"] = words["redeal"]
     elif row.type == "adjustment":
         record = game.deals[row.n - 1]
         view["span"] = f"{names[record.player]}: {word(record.reason, lang)}"
     elif row.result == "raspis":
-        view["result"] = marks["raspis"]
+        view["result"] = marks.letters(lang)["raspis"]
     elif row.result in ("made", "failed"):
         view["result"] = words[row.result]
     for seat in range(seats):
-        out = seats == 4 and scored and seat == row.dealer
         if row.type == "redeal":
             view["cells"].append({"delta": "", "total": "", "marks": ""})
             continue
@@ -241,21 +164,14 @@ def _row_view(game, row, lang: str, sitting: set[int]) -> dict:
         view["cells"].append({
             "delta": "" if quiet else signed(row.delta[seat]),
             "total": number(row.score[seat]),
-            "marks": _seat_marks(row, seat, marks, seat in sitting, out),
+            "marks": marks.seat_marks(row, seat, lang, seats),
         })
     return view
 
 
 def protocol_rows(game, protocol, lang: str) -> list[dict]:
-    """All table rows of the sheet, following who sits on the barrel from row to row."""
-    sitting: set[int] = set()
-    rows = []
-    for row in protocol.rows:
-        after = {b.seat for b in row.barrel}
-        # A player shows "Б" while he sits; the entering row shows it through its event.
-        rows.append(_row_view(game, row, lang, after & sitting))
-        sitting = after
-    return rows
+    """All table rows of the sheet."""
+    return [_row_view(game, row, lang) for row in protocol.rows]
 
 
 def _place(protocol, seat: int) -> int:
@@ -298,7 +214,7 @@ def sheet_context(game, protocol, *, lang: str = "ru", landscape: bool = False,
         "notes": game.notes or "", "players": list(game.players),
         "colours": [colour(s) for s in range(len(game.players))],
         "preset": preset_title(game, lang), "agreements": agreement_lines(game, lang),
-        "legend": [(MARKS[lang][k], LEGEND[lang][k]) for k in legend_keys(game)],
+        "legend": marks.legend(lang, game.agreements, len(game.players)),
         "rows": protocol_rows(game, protocol, lang),
         "played": deals_count(sum(r.type in ("play", "raspis") for r in protocol.rows), lang),
         "standings": standings(game, protocol),

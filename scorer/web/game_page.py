@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import render_template, session
 from markupsafe import Markup
 
-from scorer import chart
+from scorer import chart, marks
 from scorer.store import GameRow
 from scorer.web import protocol_view
 from scorer.web.db import get_store
@@ -42,8 +42,9 @@ def context(row: GameRow, editable: bool, loaded: Loaded | None = None, *,
         "rows": protocol_view.shown_rows(protocol, [s.id for s in loaded.live])
         if protocol else [],
         "barrel": protocol_view.barrel_marks(protocol) if protocol else {},
-        "legend": protocol_view.legend(),
-        "marks": protocol_view.marks(),
+        "legend": protocol_view.legend(loaded.game.agreements, len(players))
+        if loaded.game else [],
+        "marks": marks.letters(lang()),
         "chart": chart_svg(loaded),
         "changed": changed if changed and changed.get("game") == row.id else None,
         "deleted": [(slot, get_store().last_record(slot.id)) for slot in loaded.deleted]

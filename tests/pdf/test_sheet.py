@@ -186,16 +186,14 @@ def test_game_without_deals_and_two_players():
 
 def test_legend_lists_only_marks_the_agreements_allow():
     """Polish play has no barrel falls, samosval or penalties, so no marks for them."""
-    from scorer.engine import parse_game
-    from scorer.pdf import legend_keys
+    from scorer.engine import resolve_agreements
+    from scorer.marks import legend_keys
 
     def keys(preset):
-        """The legend's marks for an empty game under ``preset``."""
-        return set(legend_keys(parse_game({"format": "thousand-game/1", "deals": [],
-                                           "players": ["Аня", "Борис", "Вика"],
-                                           "agreements": {"preset": preset}})))
+        """The legend's marks for a three-player game under ``preset``."""
+        return set(legend_keys(resolve_agreements(preset), 3))
 
     classic, polish = keys("classic"), keys("polish")
     assert {"penalty", "samosval", "fall", "barrel"} <= classic
-    assert not {"penalty", "samosval", "golden", "dark"} & polish
+    assert not {"penalty", "samosval", "golden", "dark", "fall"} & polish
     assert {"bolt", "barrel", "raspis", "win"} <= polish

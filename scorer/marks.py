@@ -1,0 +1,118 @@
+"""The traditional marks of a paper protocol, shared by the game page and the PDF sheet.
+
+Which letter stands for what (UX.md: Russian initials in Russian, Leadage's letters in
+English), which engine event shows which mark, and which marks a game's agreements can
+produce at all. Pure: no Flask, no WeasyPrint; everything is read from the engine's rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+# Display order of the legend too.
+LETTERS = {
+    "ru": {"bolt": "—", "penalty": "!", "barrel": "Б", "fall": "↓", "samosval": "С",
+           "raspis": "Р", "golden": "З", "reset": "↺", "replay": "↻", "dark": "Т",
+           "sitting_out": "#", "win": "★"},
+    "en": {"bolt": "—", "penalty": "!", "barrel": "B", "fall": "↓", "samosval": "Z",
+           "raspis": "R", "golden": "G", "reset": "↺", "replay": "↻", "dark": "D",
+           "sitting_out": "#", "win": "★"},
+}
+MEANINGS = {
+    "ru": {"bolt": "болт (ни одной взятки)", "penalty": "штраф (болты, роспись, три слёта)",
+           "barrel": "на бочке", "fall": "слетел с бочки",
+           "samosval": "самосвал: счёт обнулён", "raspis": "роспись",
+           "golden": "золотой кон (вдвойне)",
+           "reset": "никто не сыграл золотой: счёт обнулён",
+           "replay": "никто не сыграл золотой: ещё один круг",
+           "dark": "втёмную (вдвойне)", "sitting_out": "сидит на прикупе", "win": "победа"},
+    "en": {"bolt": "bolt (took no trick)", "penalty": "penalty (bolts, raspis, three falls)",
+           "barrel": "on the barrel", "fall": "fell off the barrel",
+           "samosval": "samosval: score reset to 0", "raspis": "concession (raspis)",
+           "golden": "golden round (doubled)",
+           "reset": "no golden contract made: scores reset",
+           "replay": "no golden contract made: another golden round",
+           "dark": "dark game (doubled)", "sitting_out": "sat on the talon", "win": "win"},
+}
+# Engine event kind -> the mark it leaves in that seat's cell. A bolt repeats its mark
+# by weight; barrel_enter needs none (the row's barrel list already shows the seat).
+EVENT_MARK = {
+    "bolt": "bolt", "bolt_penalty": "penalty", "raspis_penalty": "penalty",
+    "three_falls_zero": "penalty", "barrel_fall": "fall", "samosval": "samosval",
+    "win": "win",
+}
+# Events of the whole row (seat None), shown beside the contract.
+ROW_EVENT_MARK = {"golden_reset": "reset", "golden_replay": "replay"}
+
+
+def letters(lang: str) -> dict[str, str]:
+    """The mark letters of a language (Russian for anything unknown)."""
+    return LETTERS.get(lang, LETTERS["ru"])
+
+
+def falls_possible(ag: Mapping[str, Any]) -> bool:
+    """Whether anybody can fall off the barrel under these agreements."""
+    return bool(ag["barrel"] and (ag["barrel_attempts"] or ag["barrel_single"]
+                                  or ag["barrel_push_off"]))
+
+
+def legend_keys(ag: Mapping[str, Any], players: int) -> list[str]:
+    """The marks a game with these agreements and this many players can show."""
+    can = {
+        "bolt": True,
+        "penalty": ag["bolt_penalty"] != "none"
+        or bool(ag["raspis"] and ag["raspis_third_penalty"])
+        or bool(ag["barrel_three_falls_zero"] and falls_possible(ag)),
+        "barrel": bool(ag["barrel"]),
+        "fall": falls_possible(ag),
+        "samosval": bool(ag["samosval"]),
+        "raspis": bool(ag["raspis"]),
+        "golden": bool(ag["golden"]),
+        "reset": bool(ag["golden"]) and ag["golden_on_fail"] == "reset",
+        "replay": bool(ag["golden"]) and ag["golden_on_fail"] == "replay",
+        "dark": bool(ag["dark"]),
+        "sitting_out": players == 4,
+        "win": True,
+    }
+    return [key for key in LETTERS["ru"] if can[key]]
+
+
+def legend(lang: str, ag: Mapping[str, Any], players: int) -> list[tuple[str, str]]:
+    """(mark, meaning) for every mark the game can show, in display order."""
+    lang = lang if lang in MEANINGS else "ru"
+    return [(LETTERS[lang][k], MEANINGS[lang][k]) for k in legend_keys(ag, players)]
+
+
+def row_marks(row: Any, lang: str) -> list[str]:
+    """The marks beside a row's contract: golden, dark, and how a golden round ended."""
+    m = letters(lang)
+    out = [m["golden"]] if row.golden else []
+    out += [m["dark"]] if row.dark else []
+    for event in row.events:
+        key = ROW_EVENT_MARK.get(event.kind)
+        if key and m[key] not in out:
+            out.append(m[key])
+    return out
+
+
+def sitting_out(row: Any, seat: int, players: int) -> bool:
+    """The 4-player dealer sits on the talon in a played (or conceded) deal."""
+    return players == 4 and row.type in ("play", "raspis") and seat == row.dealer
+
+
+def seat_marks(row: Any, seat: int, lang: str, players: int) -> str:
+    """One seat's marks in one row: on the talon, on the barrel, then what happened."""
+    m = letters(lang)
+    out = [m["sitting_out"]] if sitting_out(row, seat, players) else []
+    if any(b.seat == seat for b in row.barrel):  # Row.barrel: who sits there after it
+        out.append(m["barrel"])
+    for event in row.events:
+        if event.seat != seat or event.kind not in EVENT_MARK:
+            continue
+        mark = m[EVENT_MARK[event.kind]]
+        if event.kind == "bolt":
+            out.append(mark * int(event.extra.get("weight", 1)))
+        elif mark not in out:
+            out.append(mark)
+    return " ".join(out)
