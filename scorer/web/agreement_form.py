@@ -75,7 +75,7 @@ def groups(values: Mapping[str, Any], errors: dict[str, str] | None = None):
     out = []
     for gid, group in cat.groups.items():
         fields = [
-            Field(spec, values.get(spec.id), widget_of(spec), errors.get(spec.id))
+            Field(spec, values[spec.id], widget_of(spec), errors.get(spec.id))
             for spec in cat.agreements.values()
             if spec.group == gid
         ]
@@ -117,7 +117,7 @@ def parse(form: Mapping[str, str], preset: str):
         except ValueError:
             errors[spec.id] = _("Enter a whole number.")
             continue
-        if value != base.get(spec.id):
+        if value != base[spec.id]:
             overrides[spec.id] = value
     if errors:
         return None, errors
@@ -134,5 +134,4 @@ def differences(agreements: Any, base: str = "preset") -> list[tuple[Any, str]]:
     return [
         (cat.agreements[aid], label_of(cat.agreements[aid], value))
         for aid, value in diff.items()
-        if aid in cat.agreements
     ]

@@ -60,16 +60,15 @@ def setup_for(game: Any, nxt: Any, dealer: int | None = None) -> Setup:
         golden, forced = False, None
         active = tuple(s for s in range(n) if n < 4 or s != dealer)
     kinds = list(SUITS)
-    if ag.get("ace_marriage"):
+    if ag["ace_marriage"]:
         kinds.append("ace")
-    if ag.get("half_marriage"):
+    if ag["half_marriage"]:
         kinds += [f"half_{s}" for s in SUITS]
     return Setup(
         players=tuple(game.players), active=tuple(active), dealer=dealer, golden=golden,
-        forced=forced, bid_step=int(ag.get("bid_step", 5)),
-        max_contract=int(ag.get("max_contract", 300)), dark_allowed=bool(ag.get("dark")),
-        raspis_allowed=bool(ag.get("raspis", True)), marriage_kinds=tuple(kinds),
-        prikup=str(ag.get("four_dealer_prikup", "points")) if n == 4 else "none",
+        forced=forced, bid_step=ag["bid_step"], max_contract=ag["max_contract"],
+        dark_allowed=ag["dark"], raspis_allowed=ag["raspis"], marriage_kinds=tuple(kinds),
+        prikup=ag["four_dealer_prikup"] if n == 4 else "none",
     )
 
 

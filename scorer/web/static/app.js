@@ -10,8 +10,8 @@
   // ---------------------------------------------------------------- deal form
   function dealForm(form) {
     var contract = $("#contract", form);
-    var step = parseInt(contract.dataset.step, 10) || 5;
-    var max = parseInt(contract.dataset.max, 10) || 300;
+    var step = parseInt(contract.dataset.step, 10);  // the agreements, from the page
+    var max = parseInt(contract.dataset.max, 10);
     var timer = null;
 
     function declarer() {
