@@ -4,7 +4,8 @@
 snapshot even while the server writes); ``restore`` copies such a file back, keeping
 the game links. ``export-all`` writes every game as a GAME-FORMAT JSON file in a zip;
 ``import`` reads such files (or one JSON file) as new games with new links.
-Every refusal is one line on stderr and exit status 2; nothing is half-done.
+Every refusal is one line on stderr in Russian or English (--lang), shaped like the
+other commands' (``COMMAND: FIELD: TEXT``), and exit status 2; nothing is half-done.
 """
 
 from __future__ import annotations
@@ -19,16 +20,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from scorer import store
+from scorer.cli.replay import InputError
 from scorer.engine import RuleError, game_to_json, parse_game, replay
+from scorer.paths import database
 
 # A zip member larger than this is no game log (2000 deals are well under 1 MB).
 MAX_MEMBER_BYTES = 16 * 1024 * 1024
 MAX_MEMBERS = 10_000
 TABLES = {"games", "deals", "revisions"}
-
-
-class Refusal(Exception):
-    """A command cannot go on: its text is the one line printed on stderr."""
 
 
 def register(subparsers) -> None:
@@ -47,39 +46,22 @@ def register(subparsers) -> None:
     p.set_defaults(func=run_restore)
     p = subparsers.add_parser("import", help="add games from a GAME-FORMAT .json or a .zip")
     p.add_argument("file", help="a thousand-game/1 JSON file, or a zip of them")
-    p.add_argument("--lang", choices=("ru", "en"), default="ru", help="language of refusals")
     instance_option(p)
     p.set_defaults(func=run_import)
 
 
 def instance_option(parser) -> None:
-    """The --instance option every command that touches the database takes."""
+    """The --instance and --lang options every command that touches the database takes."""
     parser.add_argument("--instance", metavar="DIR",
                         help="the app's data folder (default: $SCORER_INSTANCE or ./instance)")
-
-
-def instance_dir(instance: str | None) -> Path:
-    """The data folder: --instance, else $SCORER_INSTANCE, else Flask's default."""
-    if instance:
-        return Path(instance).resolve()
-    from flask import Flask
-
-    from scorer.web.app import instance_folder
-
-    # The same rule as create_app(), so the CLI and the server use the same file.
-    return Path(instance_folder(None) or Flask("scorer").instance_path)
-
-
-def database(instance: str | None) -> Path:
-    """The app's SQLite file in the data folder."""
-    return instance_dir(instance) / "scorer.sqlite"
+    parser.add_argument("--lang", choices=("ru", "en"), default="ru", help="language of refusals")
 
 
 def existing_database(instance: str | None) -> Path:
     """The app's SQLite file, which must exist."""
     path = database(instance)
     if not path.is_file():
-        raise Refusal(f"--instance: no database at {path}")
+        raise InputError("--instance", f"no database at {path}", f"нет базы данных {path}")
     return path
 
 
@@ -87,16 +69,33 @@ def new_file(path: str) -> Path:
     """A path to write that does not exist yet, in a folder that does."""
     target = Path(path)
     if target.exists():
-        raise Refusal(f"{path}: already exists; choose a new file name")
+        raise InputError(path, "already exists; choose a new file name",
+                         "уже существует; выберите новое имя файла")
     if not target.parent.resolve().is_dir():
-        raise Refusal(f"{path}: no such folder {target.parent}")
+        raise InputError(path, f"no such folder {target.parent}", f"нет папки {target.parent}")
     return target
 
 
-def fail(command: str, err: Exception) -> int:
-    """Print one line on stderr and return the usage-error status."""
-    text = " ".join(str(err).split())
-    print(f"{command}: {text}", file=sys.stderr)
+def as_input_error(err: Exception) -> InputError:
+    """Word a failure of the file system or of SQLite as a refusal (text from the OS)."""
+    if isinstance(err, InputError):
+        return err
+    if isinstance(err, store.LimitError):
+        return InputError("deals", f"a game holds at most {err.limit} deals",
+                          f"в игре может быть не больше {err.limit} конов")
+    if isinstance(err, OSError):
+        where = str(err.filename or "file")
+        why = err.strerror or str(err)
+        return InputError(where, f"cannot read or write ({why})",
+                          f"не удаётся прочитать или записать ({why})")
+    return InputError("database", f"SQLite error: {err}", f"ошибка SQLite: {err}")
+
+
+def fail(command: str, err: Exception, lang: str) -> int:
+    """Print one line on stderr (``COMMAND: FIELD: TEXT``) and return the usage-error status."""
+    refusal = as_input_error(err)
+    text = " ".join((refusal.ru if lang == "ru" else refusal.en).split())
+    print(f"{command}: {refusal.field}: {text}", file=sys.stderr)
     return 2
 
 
@@ -120,7 +119,9 @@ def check_integrity(db, path: Path) -> None:
     """Refuse a database that fails SQLite's integrity check."""
     result = [r[0] for r in db.execute("PRAGMA integrity_check").fetchall()]
     if result != ["ok"]:
-        raise Refusal(f"{path}: integrity check failed: {'; '.join(result[:3])}")
+        found = "; ".join(result[:3])
+        raise InputError(str(path), f"integrity check failed: {found}",
+                         f"проверка целостности не пройдена: {found}")
 
 
 def written_atomically(target: Path, write) -> None:
@@ -142,8 +143,8 @@ def run_backup(args) -> int:
         target = new_file(args.path)
         written_atomically(target, lambda part: copy_database(source, part))
         count = count_games(target)
-    except (Refusal, OSError, sqlite3.Error) as err:
-        return fail("backup", err)
+    except (InputError, OSError, sqlite3.Error) as err:
+        return fail("backup", err, args.lang)
     print(f"backup: {count} games copied from {source} to {target}")
     return 0
 
@@ -160,16 +161,19 @@ def count_games(path: Path) -> int:
 def check_backup(path: Path) -> int:
     """Refuse a file that is not a sound scorer database; return its game count."""
     if not path.is_file():
-        raise Refusal(f"{path}: no such file")
+        raise InputError(str(path), "no such file", "нет такого файла")
     with open(path, "rb") as f:
         if f.read(16) != b"SQLite format 3\x00":
-            raise Refusal(f"{path}: not an SQLite database (not a file written by `backup`)")
+            raise InputError(str(path), "not an SQLite database (not a file written by `backup`)",
+                             "не база SQLite (не файл, записанный командой `backup`)")
     db = store.connect(path)
     try:
         check_integrity(db, path)
         missing = TABLES - set(db.table_names())
         if missing:
-            raise Refusal(f"{path}: not a scorer backup (no table {', '.join(sorted(missing))})")
+            tables = ", ".join(sorted(missing))
+            raise InputError(str(path), f"not a scorer backup (no table {tables})",
+                             f"не резервная копия scorer (нет таблицы {tables})")
         return db.execute("select count(*) from games").fetchone()[0]
     finally:
         db.close()
@@ -180,9 +184,9 @@ def run_restore(args) -> int:
     try:
         source = Path(args.backup)
         count = check_backup(source)
-        folder = instance_dir(args.instance)
+        target = database(args.instance)
+        folder = target.parent
         folder.mkdir(parents=True, exist_ok=True)
-        target = folder / "scorer.sqlite"
         kept = None
         if target.is_file():
             # Restoring over data by mistake must not lose it: keep what was there.
@@ -195,8 +199,8 @@ def run_restore(args) -> int:
             store.migrate(db)  # a backup from an older version gets the current schema
         finally:
             db.close()
-    except (Refusal, OSError, sqlite3.Error) as err:
-        return fail("restore", err)
+    except (InputError, OSError, sqlite3.Error) as err:
+        return fail("restore", err, args.lang)
     print(f"restore: {count} games restored from {source} into {target}")
     if kept:
         print(f"restore: the database that was there is kept as {kept}")
@@ -244,8 +248,8 @@ def run_export_all(args) -> int:
                     zf.writestr(member_name(game_id, log), body)
 
         written_atomically(target, write)
-    except (Refusal, OSError, sqlite3.Error) as err:
-        return fail("export-all", err)
+    except (InputError, OSError, sqlite3.Error) as err:
+        return fail("export-all", err, args.lang)
     print(f"export-all: {len(logs)} games written to {target}")
     return 0
 
@@ -253,39 +257,46 @@ def run_export_all(args) -> int:
 def read_documents(path: Path) -> list[tuple[str, bytes]]:
     """(name, bytes) of every JSON document in a .json file or a .zip of them."""
     if not path.is_file():
-        raise Refusal(f"{path}: no such file")
+        raise InputError(str(path), "no such file", "нет такого файла")
     if not zipfile.is_zipfile(path):
         if path.stat().st_size > MAX_MEMBER_BYTES:
-            raise Refusal(f"{path}: too large for a game log")
+            raise InputError(str(path), "too large for a game log",
+                             "слишком велик для записи игры")
         return [(path.name, path.read_bytes())]
     try:
         with zipfile.ZipFile(path) as zf:
             members = [i for i in zf.infolist() if not i.is_dir()]
             if len(members) > MAX_MEMBERS:
-                raise Refusal(f"{path}: more than {MAX_MEMBERS} files")
+                raise InputError(str(path), f"more than {MAX_MEMBERS} files",
+                                 f"больше {MAX_MEMBERS} файлов")
             out = []
             for info in members:
                 if info.file_size > MAX_MEMBER_BYTES:
-                    raise Refusal(f"{path}: {info.filename}: too large for a game log")
+                    raise InputError(f"{path}: {info.filename}", "too large for a game log",
+                                     "слишком велик для записи игры")
                 out.append((info.filename, zf.read(info)))
             return out
     except (zipfile.BadZipFile, RuntimeError, NotImplementedError) as exc:
-        raise Refusal(f"{path}: unreadable zip: {exc}") from None
+        raise InputError(str(path), f"unreadable zip ({exc})",
+                         f"zip-архив не читается ({exc})") from None
 
 
-def checked_log(name: str, raw: bytes, lang: str) -> tuple[dict, list[dict]]:
+def checked_log(name: str, raw: bytes) -> tuple[dict, list[dict]]:
     """Parse and replay one document; return (head, records) or refuse naming the file."""
     try:
         data = json.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise Refusal(f"{name}: not readable JSON: {exc}") from None
+        # RecursionError: nested thousands of levels deep; no game log looks like that.
+        raise InputError(name, f"not readable JSON ({exc})",
+                         f"не читается как JSON ({exc})") from None
     if not isinstance(data, dict):
-        raise Refusal(f"{name}: the file must hold one JSON object (a thousand-game/1 log)")
+        raise InputError(name, "the file must hold one JSON object (a thousand-game/1 log)",
+                         "в файле должен быть один объект JSON (запись thousand-game/1)")
     try:
         game = parse_game(data)
         replay(game)
     except RuleError as err:
-        raise Refusal(f"{name}: {err.message(lang)}") from None
+        raise InputError(name, err.message("en"), err.message("ru")) from None
     log = game_to_json(game)
     records = log.pop("deals", [])
     return log, records
@@ -295,21 +306,21 @@ def run_import(args) -> int:
     """Add every game of a JSON file or zip as new games: all of them, or none."""
     try:
         source = Path(args.file)
-        logs = [checked_log(name, raw, args.lang) for name, raw in read_documents(source)]
+        logs = [checked_log(name, raw) for name, raw in read_documents(source)]
         if not logs:
-            raise Refusal(f"{source}: no game logs in it")
-        folder = instance_dir(args.instance)
-        folder.mkdir(parents=True, exist_ok=True)
-        db = store.connect(folder / "scorer.sqlite")
+            raise InputError(str(source), "no game logs in it", "в нём нет записей игр")
+        target = database(args.instance)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        db = store.connect(target)
         try:
             store.migrate(db)
             rows = store.Store(db).create_games(logs)
         finally:
             db.close()
-    except (Refusal, OSError, sqlite3.Error, store.LimitError) as err:
-        return fail("import", err)
+    except (InputError, OSError, sqlite3.Error, store.LimitError) as err:
+        return fail("import", err, args.lang)
     for row in rows:
         print(f"import: game {row.id} ({' · '.join(row.head.get('players', []))}): "
               f"/g/{row.edit_token}")
-    print(f"import: {len(rows)} games added to {folder / 'scorer.sqlite'}")
+    print(f"import: {len(rows)} games added to {target}")
     return 0

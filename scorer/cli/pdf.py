@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from scorer import store
+from scorer.cli.backup import existing_database
 from scorer.cli.replay import InputError, load_game_file, refuse
 from scorer.engine import RuleError, parse_game
 
@@ -20,7 +22,7 @@ def register(subparsers) -> None:
                         help="game log file ('-' reads standard input)")
     source.add_argument("--game", metavar="ID", help="a game id from the app's database")
     parser.add_argument("--instance", metavar="DIR",
-                        help="the app's instance folder (default: the app's own)")
+                        help="the app's data folder (default: $SCORER_INSTANCE or ./instance)")
     parser.add_argument("-o", "--output", required=True, metavar="sheet.pdf",
                         help="where to write the PDF")
     parser.add_argument("--lang", choices=("ru", "en"), default="ru", help="sheet language")
@@ -32,12 +34,7 @@ def register(subparsers) -> None:
 
 def _read_store(game_id: str, instance: str | None):
     """Load a game (head plus live deal records) from the app's database."""
-    from scorer import store
-    from scorer.cli.backup import database
-
-    path = database(instance)
-    if not path.is_file():
-        raise InputError("--instance", f"no database at {path}", f"нет базы данных {path}")
+    path = existing_database(instance)
     if not game_id.isdigit():
         raise InputError("--game", f"a game id is a number (got {game_id!r})",
                          f"номер игры — число (указано {game_id!r})")
@@ -54,6 +51,8 @@ def _read_store(game_id: str, instance: str | None):
 
 def run(args: argparse.Namespace) -> int:
     """Load the game, render the sheet and write it; bad input is one line and status 2."""
+    # Imported here, not at the top: WeasyPrint takes a second to import, and every other
+    # command (replay, backup...) loads this module too when the parser is built.
     from scorer.pdf import render_sheet
 
     try:

@@ -6,6 +6,8 @@ import os
 import socket
 import sys
 
+from scorer.paths import instance_folder
+
 THREADS = 8
 
 
@@ -51,8 +53,8 @@ def banner(url: str, host_key: str) -> str:
 
 def run(args) -> int:
     """Create the instance on first start, print the link and QR, and serve."""
-    if args.instance:
-        os.environ["SCORER_INSTANCE"] = os.path.abspath(args.instance)
+    # create_app() reads $SCORER_INSTANCE: the same folder the other commands resolve.
+    os.environ["SCORER_INSTANCE"] = str(instance_folder(args.instance))
     from waitress import serve
 
     from scorer.web.app import create_app

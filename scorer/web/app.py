@@ -9,7 +9,7 @@ from pathlib import Path
 from flask import Flask, abort, request
 from flask_wtf.csrf import CSRFProtect
 
-from scorer.paths import data_dir
+from scorer.paths import DATABASE_NAME, data_dir, instance_folder
 from scorer.web import db, i18n
 
 csrf = CSRFProtect()
@@ -25,14 +25,6 @@ SECRET_KEY = {secret!r}
 # Whoever opens the app with ?key=<HOST_KEY> sees and manages every game.
 HOST_KEY = {host!r}
 '''
-
-
-def instance_folder(test_config: dict | None) -> str | None:
-    """The data folder: test config, then $SCORER_INSTANCE, else Flask's default."""
-    if test_config and test_config.get("INSTANCE_PATH"):
-        return str(Path(test_config["INSTANCE_PATH"]).resolve())
-    env = os.environ.get("SCORER_INSTANCE")
-    return str(Path(env).resolve()) if env else None
 
 
 def ensure_instance(path: str) -> None:
@@ -53,13 +45,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     """Build the table app."""
     app = Flask(
         "scorer",
-        instance_path=instance_folder(test_config),
+        instance_path=str(instance_folder((test_config or {}).get("INSTANCE_PATH"))),
         instance_relative_config=True,
         template_folder=str(data_dir("templates")),
         static_folder=str(Path(__file__).parent / "static"),
     )
     app.config.from_mapping(
-        DATABASE=os.path.join(app.instance_path, "scorer.sqlite"),
+        DATABASE=os.path.join(app.instance_path, DATABASE_NAME),
         MAX_CONTENT_LENGTH=MAX_CONTENT_LENGTH,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,

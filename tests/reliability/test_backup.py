@@ -176,7 +176,8 @@ def test_backup_while_the_database_is_being_written(tmp_path):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["backup", "{tmp}/b.sqlite", "--instance", "{tmp}/none"], ["backup:", "no database"]),
+    (["backup", "{tmp}/b.sqlite", "--instance", "{tmp}/none"],
+     ["backup: --instance:", "no database"]),
     (["backup", "{tmp}/exists.txt", "--instance", "{tmp}/a"], ["already exists"]),
     (["backup", "{tmp}/no/such/dir/b.sqlite", "--instance", "{tmp}/a"], ["no such folder"]),
     (["export-all", "{tmp}/x.zip", "--instance", "{tmp}/none"], ["export-all:", "no database"]),
@@ -187,7 +188,7 @@ def test_backup_while_the_database_is_being_written(tmp_path):
     (["import", "{tmp}/nothing.json", "--instance", "{tmp}/a"], ["import:", "no such file"]),
     (["import", "{tmp}/exists.txt", "--instance", "{tmp}/a"], ["not readable JSON"]),
     (["import", "{tmp}/bad.zip", "--instance", "{tmp}/a"], ["bad.json", "players"]),
-    (["import", "{tmp}/weird.json", "--instance", "{tmp}/a"], ["weird.json", "1", "type"]),
+    (["import", "{tmp}/weird.json", "--instance", "{tmp}/a"], ["weird.json", "deal 1: type"]),
     (["import", "{tmp}/deep.json", "--instance", "{tmp}/a"], ["deep.json", "not readable JSON"]),
     (["import", "{tmp}/empty.zip", "--instance", "{tmp}/a"], ["no game logs"]),
 ])
@@ -212,7 +213,7 @@ def test_refusals_are_one_line_and_exit_2(tmp_path, argv, words):
     (tmp_path / "weird.json").write_text(json.dumps(
         {**HEAD, "deals": [{"type": ["play"], "declarer": 0}]}))
     (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
-    done = scorer(*[a.format(tmp=tmp_path) for a in argv])
+    done = scorer(*[a.format(tmp=tmp_path) for a in argv], "--lang", "en")
     refused(done, *words)
     assert (tmp_path / "a" / "scorer.sqlite").read_bytes() == before
     assert not list(tmp_path.glob("*.part"))
@@ -226,3 +227,30 @@ def test_every_database_command_takes_instance():
     for name in ("backup", "export-all", "restore", "import", "serve", "pdf"):
         options = {s for a in sub.choices[name]._actions for s in a.option_strings}
         assert "--instance" in options, name
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["backup", "{tmp}/b.sqlite", "--instance", "{tmp}/none"],
+     ["backup: --instance:", "нет базы данных"]),
+    (["restore", "{tmp}/nothing.sqlite", "--instance", "{tmp}/none"],
+     ["restore:", "nothing.sqlite:", "нет такого файла"]),
+    (["import", "{tmp}/bad.json", "--instance", "{tmp}/none"],
+     ["import:", "bad.json:", "не читается как JSON"]),
+])
+def test_refusals_are_russian_by_default(tmp_path, argv, words):
+    """Without --lang the database commands refuse in Russian, like replay and pdf."""
+    (tmp_path / "bad.json").write_text("{oops")
+    refused(scorer(*[a.format(tmp=tmp_path) for a in argv]), *words)
+    assert not (tmp_path / "none").exists()
+
+
+def test_server_pdf_and_backup_find_the_same_database(tmp_path, monkeypatch):
+    """$SCORER_INSTANCE, --instance and the app all resolve through scorer.paths."""
+    from scorer import create_app
+    from scorer.paths import database, instance_folder
+
+    monkeypatch.setenv("SCORER_INSTANCE", str(tmp_path / "env"))
+    assert database() == tmp_path / "env" / "scorer.sqlite"
+    assert instance_folder(tmp_path / "flag") == tmp_path / "flag"
+    app = create_app({"TESTING": True, "SECRET_KEY": "s", "HOST_KEY": "h"})
+    assert app.config["DATABASE"] == str(database())
