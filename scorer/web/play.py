@@ -241,7 +241,7 @@ def preview(token: str):
     slot_id = request.args.get("edit", type=int)
     if loaded.protocol is None:
         return jsonify(ok=False, errors=[{"field": "top", "seat": None,
-                                          "text": str(loaded.error)}])
+                                          "text": loaded.error.message(lang())}])
     setup = setup_of(loaded, slot_id)
     action, entry = deal_input.read(setup, request.args, request.args.getlist)
     if action == "preview":
@@ -252,10 +252,10 @@ def preview(token: str):
     shown, result = preview_of(loaded, record, slot_id)
     if shown is None:
         return jsonify(ok=False, errors=errors_json(result), **freshness(loaded))
-    return jsonify(ok=True, delta=list(shown.delta), score=list(shown.score),
-                   why=shown.why_text(lang()), filled={
-                       k: v for k, v in entry.values.items() if k.startswith("points_")},
-                   **freshness(loaded))
+    why = [[r.text(lang(), tags=False) for r in seat] for seat in shown.why]
+    filled = {k: v for k, v in entry.values.items() if k.startswith("points_")}
+    return jsonify(ok=True, delta=list(shown.delta), score=list(shown.score), why=why,
+                   filled=filled, **freshness(loaded))
 
 
 def freshness(loaded: Loaded) -> dict[str, Any]:

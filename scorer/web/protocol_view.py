@@ -12,12 +12,22 @@ from typing import Any
 from flask_babel import gettext as _
 
 from scorer import marks
+from scorer.engine import catalog
 from scorer.web.i18n import lang
 
 
 def legend(ag, players: int) -> list[tuple[str, str]]:
     """(mark, meaning) for the marks this game can show, in the page's language."""
     return marks.legend(lang(), ag, players)
+
+
+@dataclass(frozen=True)
+class Why:
+    """One reason behind a delta, and the agreement it names (an anchor on the rules sheet)."""
+
+    text: str
+    agreement: str | None = None
+    title: str = ""  # the catalog title of that agreement, in the page's language
 
 
 @dataclass
@@ -27,8 +37,19 @@ class Cell:
     delta: int | None
     score: int
     marks: str
-    why: list[str]
+    why: list[Why]
     active: bool = True
+
+
+def reasons(row: Any, seat: int, code: str) -> list[Why]:
+    """A seat's reasons in a row, worded without the raw "[agreement_id]" tags."""
+    specs = catalog().agreements
+    out = []
+    for reason in row.why[seat] if seat < len(row.why) else ():
+        named = reason.agreement
+        title = specs[named].title[code] if named in specs else ""
+        out.append(Why(reason.text(code, tags=False), named if title else None, title))
+    return out
 
 
 @dataclass
@@ -67,7 +88,6 @@ def shown_rows(protocol: Any, slot_ids: list[int] | None = None) -> list[ShownRo
     words = {"redeal": _("redeal"), "adjustment": _("adjustment")}
     out = []
     for i, row in enumerate(protocol.rows):
-        why = row.why_text(code)
         row_marks = " ".join(marks.row_marks(row, code))
         shown = ShownRow(
             n=row.n, slot_id=slot_ids[i] if slot_ids and i < len(slot_ids) else None,
@@ -78,7 +98,7 @@ def shown_rows(protocol: Any, slot_ids: list[int] | None = None) -> list[ShownRo
             shown.cells.append(Cell(
                 delta=row.delta[seat], score=row.score[seat],
                 marks=marks.seat_marks(row, seat, code, seats),
-                why=why[seat] if seat < len(why) else [],
+                why=reasons(row, seat, code),
             ))
         out.append(shown)
     return out

@@ -243,3 +243,22 @@ def test_english_pages_have_no_russian_left(table):
         text = text.replace("Тысяча", "")  # the game's own name may stay in the manifest
         russian = re.findall(r"[А-Яа-яЁё]+", text)
         assert not russian, (path, russian[:10])
+
+
+def test_each_why_links_its_agreement_on_the_rules_sheet(table):
+    """Reasons show no raw [agreement_id]; one naming an agreement links its rules entry."""
+    from scorer.engine import catalog
+
+    game = played(table)
+    html = table.client.get(game).get_data(as_text=True)
+    boxes = "".join(re.findall(r'<div class="whybox">(.*?)</div>', html, re.S))
+    assert boxes and not re.search(r"\[[a-z_0-9]+\]", boxes)
+    links = re.findall(r'<a href="(/g/[^"#]+/rules)#([a-z_0-9]+)">([^<]+)</a>', boxes)
+    assert links, "no reason links an agreement"
+    specs = catalog().agreements
+    rules = table.client.get(links[0][0]).get_data(as_text=True)
+    for _url, aid, title in links:
+        assert title == specs[aid].title["ru"]
+        assert f'id="{aid}"' in rules
+    view = table.client.get(table.view_path(game)).get_data(as_text=True)
+    assert re.search(r'<a href="/v/[^"#]+/rules#[a-z_0-9]+">', view)
