@@ -2,6 +2,8 @@
 
 from html import escape
 
+from scorer.marks import number
+
 # One colour per seat, the same on every page and in the chart (Okabe–Ito hues,
 # darkened where needed so a thin line stays readable on white paper and in sunlight).
 PLAYER_COLOURS = ("#0b62a4", "#c2410c", "#047857", "#7e22ce")
@@ -17,11 +19,6 @@ _TEXT = {
 def colour(seat: int) -> str:
     """Return the colour of a seat (wrapping round if there are ever more seats)."""
     return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-
-
-def _number(value: int) -> str:
-    """A number with a true minus sign."""
-    return f"\u2212{-value}" if value < 0 else str(value)
 
 
 def _shorten(name: str, room: int) -> str:
@@ -120,7 +117,7 @@ def _grid(low, high, ystep, deals, x, y, text) -> list[str]:
             f'<line x1="{x(0)}" x2="{x(max(deals, 1))}" y1="{y(value)}" y2="{y(value)}" '
             f'stroke="#ccc" stroke-width="0.6"/>'
             f'<text x="{_LEFT - 4}" y="{y(value) + 4}" text-anchor="end" fill="#222">'
-            f"{_number(value)}</text>"
+            f"{number(value)}</text>"
         )
     xstep = _nice_step(max(deals, 1), 10)
     for i in range(0, deals + 1, xstep):

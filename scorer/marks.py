@@ -1,6 +1,7 @@
 """The traditional marks of a paper protocol, shared by the game page and the PDF sheet.
 
-Which letter stands for what (UX.md: Russian initials in Russian, Leadage's letters in
+How a number is written (a real minus sign, as with the engine's ``signed``), which
+letter stands for what (UX.md: Russian initials in Russian, Leadage's letters in
 English), which engine event shows which mark, and which marks a game's agreements can
 produce at all. Pure: no Flask, no WeasyPrint; everything is read from the engine's rows.
 """
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+from scorer.engine import signed
 
 # Display order of the legend too.
 LETTERS = {
@@ -44,6 +47,11 @@ EVENT_MARK = {
 }
 # Events of the whole row (seat None), shown beside the contract.
 ROW_EVENT_MARK = {"golden_reset": "reset", "golden_replay": "replay"}
+
+
+def number(value: int) -> str:
+    """A score as a protocol writes it: 120, 0, −120 (a real minus sign, no plus)."""
+    return signed(value).removeprefix("+")
 
 
 def letters(lang: str) -> dict[str, str]:

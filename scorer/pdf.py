@@ -12,7 +12,8 @@ from weasyprint.urls import FatalURLFetchingError, URLFetcher
 
 from scorer import marks
 from scorer.chart import colour, totals_svg
-from scorer.engine import catalog, replay, resolve_agreements, word
+from scorer.engine import catalog, replay, resolve_agreements, signed, word
+from scorer.marks import number
 from scorer.paths import data_dir
 
 # Words of the sheet. The PDF is built without Flask, so it carries its own two languages.
@@ -45,7 +46,6 @@ WORDS = {
 
 _MONTHS_RU = ("января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа",
               "сентября", "октября", "ноября", "декабря")
-MINUS = "\u2212"
 
 
 class NetworkRefused(FatalURLFetchingError):
@@ -72,22 +72,6 @@ def _environment() -> jinja2.Environment:
         loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
         autoescape=True, trim_blocks=True, lstrip_blocks=True,
     )
-
-
-def signed(value: int | None) -> str:
-    """Format a delta the way it is written on paper: +20, −120, 0."""
-    if value is None:
-        return ""
-    if value > 0:
-        return f"+{value}"
-    return f"{MINUS}{-value}" if value < 0 else "0"
-
-
-def number(value: int | None) -> str:
-    """Format a total with a true minus sign."""
-    if value is None:
-        return ""
-    return f"{MINUS}{-value}" if value < 0 else str(value)
 
 
 def format_date(value: str | None, lang: str) -> str:

@@ -9,6 +9,8 @@ from pathlib import Path
 from flask import Flask, abort, request
 from flask_wtf.csrf import CSRFProtect
 
+from scorer.engine import signed
+from scorer.marks import number
 from scorer.paths import DATABASE_NAME, data_dir, instance_folder
 from scorer.web import db, i18n
 
@@ -76,6 +78,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.init_app(app)
     i18n.init_app(app)
     db.init_app(app)
+    # Scores as the PDF writes them: +20, −120 (a real minus sign).
+    app.add_template_filter(signed, "signed")
+    app.add_template_filter(number, "number")
     app.before_request(guard_writes)
     app.after_request(safety_headers)
     register_blueprints(app)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from phone_browser import PHONE
+from phone_browser import PHONE, score
 
 pytestmark = pytest.mark.browser
 
@@ -37,7 +37,7 @@ def test_a_deal_without_javascript(live_server, browser):
         assert page.locator(".pv-delta[data-seat='1']").inner_text() == "+100"
         page.click("#save")
         page.wait_for_url(re.compile(r"#protocol$"))
-        totals = [int(t) for t in page.locator("#totals .score").all_inner_texts()]
+        totals = [score(t) for t in page.locator("#totals .score").all_inner_texts()]
         assert totals == [20, 100, 0]
         assert "—" in page.locator("#row-1 td.cell").nth(2).inner_text()  # a bolt
 

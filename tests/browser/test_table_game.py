@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from phone_browser import HOST_KEY
+from phone_browser import HOST_KEY, score
 
 pytestmark = pytest.mark.browser
 
@@ -37,7 +37,7 @@ class Scorekeeper:
 
     def totals(self):
         """The big totals on the game page."""
-        return [int(t) for t in self.page.locator("#totals .score").all_inner_texts()]
+        return [score(t) for t in self.page.locator("#totals .score").all_inner_texts()]
 
     def record(self, declarer=None, contract=None, points=None, marriages=(), button="#save"):
         """Record one deal from the game page; return how many actions it took."""
@@ -110,6 +110,8 @@ def test_whole_game_on_a_phone(live_server, phone):
     page.wait_for_function(
         "document.querySelector(\".pv-delta[data-seat='0']\").textContent.trim() === '+140'")
     assert page.input_value("#points_0") == "100"  # filled as 120 minus the others
+    # The script writes a negative total with a real minus sign, as the server does.
+    assert page.locator(".pv-score[data-seat='2']").inner_text() == "→ \u2212410"
     me.shot("04-deal-form-preview")
     me.tap("#save")
     page.wait_for_url(re.compile(r"#protocol$"))
@@ -144,7 +146,7 @@ def test_whole_game_on_a_phone(live_server, phone):
 
     watcher = phone()
     watcher.goto(view_url)
-    assert [int(t) for t in watcher.locator("#totals .score").all_inner_texts()] == \
+    assert [score(t) for t in watcher.locator("#totals .score").all_inner_texts()] == \
         me.totals()
     assert watcher.locator("form").count() == 0
     watcher.evaluate("window.__sameDocument = true")
@@ -156,7 +158,7 @@ def test_whole_game_on_a_phone(live_server, phone):
     assert page.locator("#winner").inner_text().startswith("★ Аня")
     watcher.wait_for_selector("#winner", timeout=15000)
     assert watcher.evaluate("window.__sameDocument") is True  # updated without navigating
-    assert [int(t) for t in watcher.locator("#totals .score").all_inner_texts()] == \
+    assert [score(t) for t in watcher.locator("#totals .score").all_inner_texts()] == \
         [1000, 440, -400]
     me.shot("10-winner")
     watcher.screenshot(path=str(SHOTS / "11-read-only-winner.png"), full_page=True)

@@ -8,7 +8,8 @@ import pypdf
 import pytest
 
 from scorer.engine import replay
-from scorer.pdf import MINUS, number, render_sheet
+from scorer.marks import number
+from scorer.pdf import render_sheet
 
 A4 = (595.28, 841.89)
 
@@ -123,7 +124,7 @@ def test_true_minus_signs(make_long):
     """Negative numbers are written with a minus sign, not a hyphen."""
     game = make_long(12)
     flat = compact("\n".join(pages_text(render_sheet(game))))
-    assert f"{MINUS}120" in flat
+    assert "\u2212120" in flat
 
 
 @pytest.mark.parametrize("landscape", [False, True])

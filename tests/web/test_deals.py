@@ -77,6 +77,11 @@ def test_raspis_redeal_and_adjustment(table):
     assert table.totals(game) == [60, -120, -60]
     html = table.client.get(game).get_data(as_text=True)
     assert "пересдача" in html and "штраф/бонус" in html
+    # Negative numbers carry a real minus sign, as on the PDF: never an ASCII hyphen.
+    assert '<span class="delta">\u2212120</span> <b class="sc">\u2212120</b>' in html
+    assert not re.search(r">-\d", html)
+    listed = table.client.get("/").get_data(as_text=True)
+    assert "Вика \u221260" in listed
 
 
 def test_preview_without_js_shows_deltas_and_saves_nothing(table):
@@ -123,7 +128,7 @@ def test_edit_deal_replays_and_shows_which_totals_changed(table):
     html = table.client.get(game).get_data(as_text=True)
     assert "Кон 2 исправлен" in html
     assert "Итоги изменились в 1 следующем коне" in html
-    assert "120 → <b>-100</b>" in html  # Борис failed 120 instead of making 100
+    assert "120 → <b>\u2212100</b>" in html  # Борис failed 120 instead of making 100
     assert table.totals(game) == [120, -100, 130]
     # the banner shows once
     assert "Кон 2 исправлен" not in table.client.get(game).get_data(as_text=True)

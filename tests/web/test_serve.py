@@ -113,6 +113,6 @@ def test_kill_and_restart_loses_no_deal(server):
     server.kill()  # right after the deal was acknowledged
     server.start()
     page = b.open(game).read().decode()
-    totals = re.findall(r'class="score" data-seat="\d">(-?\d+)<', page)
+    totals = re.findall(r'class="score" data-seat="\d">(\u2212?\d+)<', page)
     assert totals == ["20", "120", "20"]
     assert re.search(r"key=(\S+)", server.banner).group(1) == first_key  # keys are kept

@@ -71,7 +71,8 @@ class Table:
     def totals(self, path: str) -> list[int]:
         """The big totals on a game page."""
         html = self.client.get(path).get_data(as_text=True)
-        return [int(x) for x in re.findall(r'class="score" data-seat="\d">(-?\d+)<', html)]
+        found = re.findall(r'class="score" data-seat="\d">(\u2212?\d+)<', html)
+        return [int(x.replace("\u2212", "-")) for x in found]
 
     def slot_ids(self, game: str) -> list[int]:
         """The edit links of the protocol rows, in order."""

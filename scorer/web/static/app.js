@@ -5,6 +5,9 @@
 
 (function () {
   function $(sel, root) { return (root || document).querySelector(sel); }
+  // Scores as the server and the PDF write them: a real minus sign (U+2212).
+  function number(n) { return n < 0 ? "\u2212" + (-n) : String(n); }
+  function signed(n) { return n > 0 ? "+" + n : number(n); }
   function $all(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
 
   // ---------------------------------------------------------------- deal form
@@ -70,9 +73,9 @@
           if (res.ok) {
             res.delta.forEach(function (d, s) {
               var cell = $(".pv-delta[data-seat='" + s + "']");
-              if (cell) { cell.textContent = (d > 0 ? "+" : "") + d; }
+              if (cell) { cell.textContent = signed(d); }
               var sc = $(".pv-score[data-seat='" + s + "']");
-              if (sc) { sc.textContent = "→ " + res.score[s]; }
+              if (sc) { sc.textContent = "→ " + number(res.score[s]); }
             });
             msg.textContent = "";
           } else {
