@@ -262,3 +262,25 @@ def test_each_why_links_its_agreement_on_the_rules_sheet(table):
         assert f'id="{aid}"' in rules
     view = table.client.get(table.view_path(game)).get_data(as_text=True)
     assert re.search(r'<a href="/v/[^"#]+/rules#[a-z_0-9]+">', view)
+
+
+def test_the_games_list_replays_each_game_once(table, monkeypatch):
+    """Viewing the list again replays nothing, even with far more games than 32."""
+    from scorer.web import logs
+
+    for i in range(40):
+        table.new_game(names=(f"Аня{i}", "Борис"))
+    calls = []
+    real = logs.run
+
+    def counted(row, records):
+        """Replay, noting which game."""
+        calls.append(row.id)
+        return real(row, records)
+
+    monkeypatch.setattr(logs, "run", counted)
+    table.client.get("/")
+    assert len(calls) == len(set(calls))  # each game once at most
+    calls.clear()
+    page = table.client.get("/").get_data(as_text=True)
+    assert page.count("Аня3") >= 10 and calls == []
