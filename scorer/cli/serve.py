@@ -55,6 +55,8 @@ def run(args) -> int:
     """Create the instance on first start, print the link and QR, and serve."""
     # create_app() reads $SCORER_INSTANCE: the same folder the other commands resolve.
     os.environ["SCORER_INSTANCE"] = str(instance_folder(args.instance))
+    # Imported here: the app pulls in WeasyPrint and the blueprints (a second), which every
+    # other command would pay for too, since the parser loads this module.
     from waitress import serve
 
     from scorer.web.app import create_app

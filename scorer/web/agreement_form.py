@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
+
 from scorer.engine import RuleError, catalog, resolve_agreements
 from scorer.web.i18n import lang
 
@@ -49,12 +51,8 @@ def label_of(spec: Any, value: Any) -> str:
         if key in labels:
             return loc(labels[key])
     if spec.type == "bool":
-        from flask_babel import gettext as _
-
         return _("on") if value else _("off")
     if value is None:
-        from flask_babel import gettext as _
-
         return _("none")
     return str(value)
 
@@ -102,8 +100,6 @@ def read_value(spec: Any, form: Mapping[str, str]) -> Any:
 
 def parse(form: Mapping[str, str], preset: str):
     """Read every agreement from the form; return (Agreements or None, errors by id)."""
-    from flask_babel import gettext as _
-
     base = resolve_agreements(preset)
     overrides: dict[str, Any] = {}
     errors: dict[str, str] = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
+from scorer.engine import catalog
 from scorer.web import access, agreement_form
 from scorer.web.agreement_form import label_of, loc
 from scorer.web.logs import load
@@ -26,12 +27,10 @@ def sheet(token: str, editable: bool):
             for f in fields
         ]
         groups.append((group, items))
-    from scorer.engine import catalog
-
-    preset = catalog().presets.get(agreements.preset)
+    preset = catalog().presets[agreements.preset]  # resolve_agreements checked the name
     return render_template(
         "game/rules.html", row=row, groups=groups, editable=editable,
-        preset_title=loc(preset.title) if preset else agreements.preset,
+        preset_title=loc(preset.title),
         differ_count=len(differ), token=token, loc=loc,
     )
 

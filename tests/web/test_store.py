@@ -112,4 +112,3 @@ def test_first_start_writes_config_with_fresh_keys(tmp_path, monkeypatch):
     other = tmp_path / "other"
     monkeypatch.setenv("SCORER_INSTANCE", str(other))
     assert create_app().config["SECRET_KEY"] != first.config["SECRET_KEY"]
-
