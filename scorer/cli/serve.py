@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import sys
@@ -15,7 +16,8 @@ def register(subparsers) -> None:
     """Add the ``serve`` subcommand."""
     p = subparsers.add_parser("serve", help="run the web app for phones on the local network")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=int, default=8000,
+                   help="port (default 8000; 0: any free port, shown in the printed link)")
     p.add_argument("--instance", help="data folder (default $SCORER_INSTANCE or ./instance)")
     p.set_defaults(func=run)
 
@@ -51,24 +53,34 @@ def banner(url: str, host_key: str) -> str:
     )
 
 
+def bound_port(server) -> int:
+    """The port waitress listens on (the system's choice with --port 0)."""
+    listen = getattr(server, "effective_listen", None)  # several sockets: the first one
+    return listen[0][1] if listen else server.effective_port
+
+
 def run(args) -> int:
-    """Create the instance on first start, print the link and QR, and serve."""
+    """Create the instance on first start, listen, print the link and QR, and serve."""
     # create_app() reads $SCORER_INSTANCE: the same folder the other commands resolve.
     os.environ["SCORER_INSTANCE"] = str(instance_folder(args.instance))
     # Imported here: the app pulls in WeasyPrint and the blueprints (a second), which every
     # other command would pay for too, since the parser loads this module.
-    from waitress import serve
+    from waitress import create_server
 
     from scorer.web.app import create_app
 
     app = create_app()
-    address = lan_address(args.host)
-    url = f"http://{address}:{args.port}/?key={app.config['HOST_KEY']}"
+    logging.basicConfig()  # waitress reports its warnings through logging
+    try:
+        server = create_server(app, host=args.host, port=args.port, threads=THREADS,
+                               ident="scorer")
+    except OSError as exc:
+        print(f"serve: --port: cannot listen on {args.host}:{args.port} ({exc.strerror or exc})",
+              file=sys.stderr)
+        return 2
+    # Bound before the banner, so the printed link carries the real port (--port 0 too).
+    url = f"http://{lan_address(args.host)}:{bound_port(server)}/?key={app.config['HOST_KEY']}"
     print(banner(url, app.config["HOST_KEY"]), flush=True)
     print(f"data: {app.instance_path}", flush=True)
-    try:
-        serve(app, host=args.host, port=args.port, threads=THREADS, ident="scorer")
-    except OSError as exc:
-        print(f"serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
-        return 2
+    server.run()
     return 0
