@@ -43,6 +43,7 @@ def phone(browser):
     contexts = []
 
     def make():
+        """A new phone-sized page in its own context."""
         ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
                                   has_touch=True, locale="ru-RU")
         contexts.append(ctx)

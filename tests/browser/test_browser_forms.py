@@ -11,6 +11,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_a_deal_without_javascript(live_server, browser):
+    """Without script: a preset, a previewed and saved deal, a "why", a self-refreshing view."""
     ctx = browser.new_context(viewport=PHONE, java_script_enabled=False)
     page = ctx.new_page()
     try:
@@ -54,6 +55,7 @@ def test_a_deal_without_javascript(live_server, browser):
 
 
 def test_new_game_differences_follow_changes_live(live_server, phone):
+    """The list of differences from the preset follows each change on the new-game form."""
     page = phone()
     page.goto(live_server + "/new")
     assert page.locator("#diff-list li").count() == 0

@@ -17,6 +17,7 @@ class Scorekeeper:
     """The phone of the player who keeps the score; counts taps and key groups."""
 
     def __init__(self, page, base):
+        """Count the taps on this page."""
         self.page, self.base = page, base
         self.actions = 0
 
@@ -57,6 +58,7 @@ class Scorekeeper:
 
 
 def test_whole_game_on_a_phone(live_server, phone):
+    """A whole game kept on a phone: deals, bolts, barrel, an edit, sharing and the winner."""
     page = phone()
     me = Scorekeeper(page, live_server)
     page.goto(f"{live_server}/?key={HOST_KEY}")

@@ -1,114 +1,35 @@
 """Shared parts of the reliability tests: phones on the test client, a real server, a
-cookie-keeping HTTP client, and the pattern of a long game of mostly ``play`` deals."""
+cookie-keeping HTTP client, and the pattern of a long game of mostly ``play`` deals.
+The phone, the server and the form helpers are the web tests' own, imported."""
 
 from __future__ import annotations
 
 import http.cookiejar
 import json
-import os
-import re
-import signal
-import socket
-import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
+# One copy of the web tests' helpers; tests/web is on sys.path only when its tests run.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
+from served import Server  # noqa: E402
+from webtable import Table, csrf_of, version_of  # noqa: E402
+
+__all__ = ["Browser", "HEAD", "Phone", "Server", "as_stored", "csrf_of", "form_fields",
+           "pattern", "version_of"]
+
 HEAD = {"format": "thousand-game/1", "players": ["Аня", "Борис", "Вика"],
         "agreements": {"preset": "classic", "overrides": {}}, "first_dealer": 0}
 
 
-def csrf_of(html: str) -> str:
-    """The CSRF token of a rendered form."""
-    found = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html)
-    assert found, "no CSRF token on the page"
-    return found.group(1)
-
-
-def version_of(html: str) -> str:
-    """The game version a rendered form was filled in for."""
-    found = re.search(r'name="version" value="(\d+)"', html)
-    assert found, "no version field on the page"
-    return found.group(1)
-
-
-class Phone:
+class Phone(Table):
     """One browser on the Flask test client (its own cookies)."""
 
     def __init__(self, app):
-        self.client = app.test_client()
-
-    def form(self, path: str) -> dict[str, str]:
-        """The hidden fields a write carries: CSRF token and game version."""
-        html = self.client.get(path).get_data(as_text=True)
-        return {"csrf_token": csrf_of(html), "version": version_of(html)}
-
-    def view_path(self, game: str) -> str:
-        """The read-only path of a game, read from its share page."""
-        html = self.client.get(game + "/share").get_data(as_text=True)
-        return re.search(r'value="http://localhost(/v/[^"]+)" id="view-url"', html).group(1)
-
-    def new_game(self, names=("Аня", "Борис", "Вика"), title: str | None = None) -> str:
-        """Start a classic game through the form; return its edit path."""
-        html = self.client.get("/new").get_data(as_text=True)
-        data = {"csrf_token": csrf_of(html), "first_dealer": "0", "preset": "classic",
-                "action": "start", **{f"name{i}": n for i, n in enumerate(names)}}
-        if title:
-            data["title"] = title
-        r = self.client.post("/new", data=data)
-        assert r.status_code == 302, r.get_data(as_text=True)[:1500]
-        return r.headers["Location"]
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """`python -m scorer serve` in a subprocess, on 127.0.0.1."""
-
-    def __init__(self, instance: Path, port: int):
-        self.instance, self.port = instance, port
-        self.proc: subprocess.Popen | None = None
-        self.starts = 0
-
-    @property
-    def base(self) -> str:
-        """The server's base URL."""
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> Server:
-        """Start the real command and wait until it accepts connections."""
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        env.pop("SCORER_INSTANCE", None)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "scorer", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--instance", str(self.instance)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        self.starts += 1
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"server exited with {self.proc.returncode}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return self
-            except OSError:
-                time.sleep(0.05)
-        raise AssertionError("server did not start")
-
-    def kill(self) -> None:
-        """SIGKILL: no clean shutdown, no flush, no checkpoint."""
-        if self.proc and self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGKILL)
-        if self.proc:
-            self.proc.wait(30)
+        """A new browser (its own cookies) on this app."""
+        super().__init__(app.test_client())
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -123,6 +44,7 @@ class Browser:
     """A cookie-keeping HTTP client that does not follow redirects."""
 
     def __init__(self, base: str):
+        """A browser with no cookies yet, talking to base."""
         self.base = base
         self.opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirect)

@@ -35,10 +35,12 @@ def db_store(app) -> store.Store:
 
 
 def test_tokens_come_from_secrets_with_at_least_128_bits(app, monkeypatch):
+    """Game tokens are made by secrets.token_urlsafe with at least 16 bytes."""
     calls = []
     real = secrets.token_urlsafe
 
     def spy(nbytes=None):
+        """Note the size asked for, then make the token."""
         calls.append(nbytes)
         return real(nbytes)
 
@@ -56,6 +58,7 @@ def test_tokens_come_from_secrets_with_at_least_128_bits(app, monkeypatch):
 
 
 def test_many_tokens_are_distinct_urlsafe_and_192_bits(tmp_path):
+    """Many games' tokens are distinct, URL-safe and 192 bits each."""
     db = store.connect(tmp_path / "t.sqlite")
     store.migrate(db)
     st = store.Store(db)
@@ -73,6 +76,7 @@ def test_many_tokens_are_distinct_urlsafe_and_192_bits(tmp_path):
 
 
 def test_host_and_secret_keys_are_random_and_long(tmp_path, monkeypatch):
+    """The host and secret keys of a new instance are random and at least 128 bits."""
     monkeypatch.setenv("SCORER_INSTANCE", str(tmp_path / "fresh"))
     app = web_app.create_app()
     host = app.config["HOST_KEY"]
@@ -84,6 +88,7 @@ def test_host_and_secret_keys_are_random_and_long(tmp_path, monkeypatch):
 
 
 def test_view_link_cannot_post_anything(app):
+    """No route accepts a post through a view link."""
     phone = Phone(app)
     game = phone.new_game()
     view = token_of(phone.view_path(game))
@@ -122,6 +127,7 @@ def same_answer(a, b, token_a: str, token_b: str) -> bool:
 
 
 def test_unknown_and_not_yours_look_the_same_everywhere(app):
+    """An unknown token and another game's deal answer the same 404 everywhere."""
     _owner, game, view, slot = game_with_deal(app)
     edit = token_of(game)
     stranger = app.test_client()
@@ -156,7 +162,9 @@ def test_unknown_and_not_yours_look_the_same_everywhere(app):
 
 
 def test_games_list_of_a_stranger_is_the_same_with_or_without_games(app):
+    """A stranger's games list is the same whether games exist or not."""
     def bare_list(client) -> str:
+        """The games list without its per-session CSRF token."""
         html = client.get("/").get_data(as_text=True)
         return re.sub(r'name="csrf_token" type="hidden" value="[^"]+"', "", html)
 
@@ -178,6 +186,7 @@ def post_routes(app) -> list:
 
 
 def test_every_post_route_needs_the_csrf_token(app):
+    """Every post route refuses a post without the CSRF token."""
     phone, game, _view, slot = game_with_deal(app)
     edit = token_of(game)
     form = phone.form(game + "/deal")
@@ -207,6 +216,7 @@ def test_every_post_route_needs_the_csrf_token(app):
 
 
 def test_every_form_on_every_page_carries_the_csrf_token(app):
+    """Every form on every page carries the CSRF token."""
     phone, game, _view, slot = game_with_deal(app)
     phone.client.post(f"{game}/deal/{slot}/delete", data=phone.form(game + "/deal"))
     pages = ["/", "/new", game, game + "/deal"]
@@ -243,6 +253,7 @@ def hostile_game(app) -> tuple[Phone, str]:
 
 
 def test_names_and_titles_are_shown_inert_on_every_page(app):
+    """Names and titles with markup are shown as text on every page."""
     phone, game = hostile_game(app)
     html = phone.client.get(game).get_data(as_text=True)
     slot = re.search(re.escape(game) + r"/deal/(\d+)\"", html).group(1)
@@ -280,6 +291,7 @@ def test_names_and_titles_are_shown_inert_on_every_page(app):
 
 
 def test_the_pdf_sheet_shows_the_names_as_text(app):
+    """Names with markup are printed as text on the PDF sheet."""
     from pypdf import PdfReader
 
     from scorer.engine import parse_game
@@ -297,6 +309,7 @@ def test_the_pdf_sheet_shows_the_names_as_text(app):
 
 
 def test_imported_json_is_shown_inert(app):
+    """Markup inside an imported log is shown as text."""
     phone = Phone(app)
     log = {"format": "thousand-game/1", "title": TITLE, "notes": TITLE, "place": IMG,
            "players": [SCRIPT, IMG, "Вика"],
@@ -325,6 +338,7 @@ def test_imported_json_is_shown_inert(app):
 
 @pytest.mark.parametrize("where", ["import", "deal"])
 def test_requests_over_the_size_limit_are_refused_with_413(app, where):
+    """Posts over the size limit are refused with 413 and change nothing."""
     phone, game, _view, _slot = game_with_deal(app)
     big = b"x" * (web_app.MAX_CONTENT_LENGTH + 1)
     st = db_store(app)

@@ -88,6 +88,7 @@ def protocols(folder: Path) -> list[tuple[dict, dict]]:
 
 
 def test_export_all_then_import_into_an_empty_instance_gives_the_same_protocols(tmp_path):
+    """export-all then import into an empty instance gives every game's protocol back."""
     ids = filled_instance(tmp_path / "a")
     zipped = tmp_path / "all.zip"
     done = scorer("export-all", zipped, "--instance", tmp_path / "a")
@@ -116,12 +117,14 @@ def test_export_all_then_import_into_an_empty_instance_gives_the_same_protocols(
 
 
 def test_backup_and_restore_bring_back_every_revision_and_link(tmp_path):
+    """backup then restore bring back every revision and link, byte for byte."""
     filled_instance(tmp_path / "a")
     copy = tmp_path / "copy.sqlite"
     done = scorer("backup", copy, "--instance", tmp_path / "a")
     assert done.returncode == 0, done.stderr
 
     def dump(path: Path) -> list:
+        """Every row of the three tables, in order."""
         conn = sqlite3.connect(path)
         try:
             return [conn.execute(f"select * from {t} order by 1").fetchall()
@@ -193,6 +196,7 @@ def test_backup_while_the_database_is_being_written(tmp_path):
     (["import", "{tmp}/empty.zip", "--instance", "{tmp}/a"], ["no game logs"]),
 ])
 def test_refusals_are_one_line_and_exit_2(tmp_path, argv, words):
+    """Each refusal is one English line with --lang en, exit 2, and leaves the data as it was."""
     (tmp_path / "a").mkdir()
     db = store.connect(tmp_path / "a" / "scorer.sqlite")
     store.migrate(db)
@@ -220,6 +224,7 @@ def test_refusals_are_one_line_and_exit_2(tmp_path, argv, words):
 
 
 def test_every_database_command_takes_instance():
+    """Every command that touches the database takes --instance."""
     from scorer.cli import build_parser
 
     parser = build_parser()

@@ -98,6 +98,7 @@ class Rig:
     """The app, its two games and a way to put the database back after a save."""
 
     def __init__(self, app):
+        """Two games (3 and 4 players) on one phone."""
         self.app = app
         self.phone = Phone(app)
         self.games = [self.phone.new_game(), self.phone.new_game(
@@ -186,6 +187,7 @@ def check(rig: Rig, r, path: str) -> None:
                                  HealthCheck.data_too_large])
 @given(data=st.data())
 def test_fuzz_the_deal_form(app, data):
+    """Odd values in every deal form field: a page or a refusal, never a 500 or a bad record."""
     rig = app.extensions.get("fuzz_rig")
     if rig is None:
         rig = app.extensions["fuzz_rig"] = Rig(app)

@@ -156,6 +156,7 @@ class Rig:
     """The app with one stored game, and a way to drop a freshly imported one."""
 
     def __init__(self, app):
+        """A phone with one game holding a deal."""
         self.app = app
         self.phone = Phone(app)
         self.game = self.phone.new_game()
@@ -184,6 +185,7 @@ class Rig:
                                  HealthCheck.data_too_large, HealthCheck.filter_too_much])
 @given(raw=documents())
 def test_fuzz_import(app, raw):
+    """Mangled logs on the import form: imported or refused, never a 500."""
     rig = app.extensions.get("import_rig")
     if rig is None:
         rig = app.extensions["import_rig"] = Rig(app)

@@ -47,6 +47,7 @@ def errors(response) -> list[str]:
 
 
 def test_the_limits_are_the_documented_ones():
+    """The limits in the code are the ones documented."""
     assert store.MAX_DEALS == 2000
     assert forms.MAX_NAME == 40 and forms.MIN_PLAYERS == 2 and forms.MAX_PLAYERS == 4
     assert web_app.MAX_CONTENT_LENGTH == 2 * 1024 * 1024
@@ -57,6 +58,7 @@ def test_the_limits_are_the_documented_ones():
     (("Аня", "Борис", "Вика", "Глеб"), True),
 ])
 def test_two_to_four_players_in_the_form(app, names, ok):
+    """The form takes 2 to 4 players and refuses other counts."""
     phone = Phone(app)
     r = new_game(phone, **{f"name{i}": n for i, n in enumerate(names)})
     if ok:
@@ -68,6 +70,7 @@ def test_two_to_four_players_in_the_form(app, names, ok):
 
 
 def test_a_fifth_name_field_is_not_a_fifth_player(app):
+    """A forged fifth name field does not make a fifth player."""
     phone = Phone(app)
     r = new_game(phone, name0="Аня", name1="Борис", name2="Вика", name3="Глеб", name4="Дина")
     assert r.status_code == 302
@@ -77,6 +80,7 @@ def test_a_fifth_name_field_is_not_a_fifth_player(app):
 
 @pytest.mark.parametrize("players", [["Аня"], ["А", "Б", "В", "Г", "Д"], []])
 def test_two_to_four_players_on_import(app, players):
+    """An imported log with too few or too many players is refused."""
     r = import_log(Phone(app), {**HEAD, "players": players, "deals": []})
     assert r.status_code == 422
     assert any("нужно от 2 до 4 игроков" in e for e in errors(r)), errors(r)
@@ -84,6 +88,7 @@ def test_two_to_four_players_on_import(app, players):
 
 
 def test_names_up_to_40_characters(app):
+    """Names up to 40 characters are taken; longer ones are refused beside the field."""
     phone = Phone(app)
     r = new_game(phone, name0="Ж" * 41, name1="Борис")
     assert r.status_code == 422
@@ -101,6 +106,7 @@ def test_names_up_to_40_characters(app):
 
 
 def test_titles_up_to_80_characters(app):
+    """Titles up to 80 characters are taken; longer ones are refused."""
     phone = Phone(app)
     r = new_game(phone, name0="Аня", name1="Борис", title="Т" * 81)
     assert r.status_code == 422 and "Значение не должно содержать более 80 символов." in errors(r)
@@ -108,6 +114,7 @@ def test_titles_up_to_80_characters(app):
 
 
 def test_at_most_2000_deals_a_game(app):
+    """A game holds 2000 deals; the form refuses the 2001st."""
     phone = Phone(app)
     db = store.connect(app.config["DATABASE"])
     try:
@@ -134,6 +141,7 @@ def test_at_most_2000_deals_a_game(app):
 
 
 def test_the_store_refuses_a_2001st_deal_itself(app):
+    """The store itself refuses a 2001st deal."""
     db = store.connect(app.config["DATABASE"])
     try:
         st = store.Store(db)

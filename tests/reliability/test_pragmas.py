@@ -21,6 +21,7 @@ class Recorder:
     """Every connection opened while it is installed, with its pragmas when closed."""
 
     def __init__(self):
+        """No connection seen yet."""
         self.seen: list[tuple] = []
         self.open: list[sqlite3.Connection] = []
 
@@ -30,6 +31,7 @@ class Recorder:
 
         class Recorded(sqlite3.Connection):
             def close(self):
+                """Record the pragmas, then close."""
                 recorder.seen.append(pragmas(self))
                 super().close()
 
@@ -50,6 +52,7 @@ def recorder(monkeypatch):
     cls = rec.factory()
 
     def connect(*args, **kwargs):
+        """Open a recording connection."""
         kwargs.setdefault("factory", cls)
         conn = real(*args, **kwargs)
         rec.open.append(conn)
@@ -61,6 +64,7 @@ def recorder(monkeypatch):
 
 def test_every_app_and_cli_connection_is_wal_full_with_foreign_keys(
         app, recorder, tmp_path, capsys):
+    """Every connection the app and the commands open uses WAL, FULL sync and foreign keys."""
     phone = Phone(app)
     game = phone.new_game()
     for path in ("/", game, game + "/deal", game + "/rules", game + "/export.json"):
@@ -109,6 +113,7 @@ def test_only_the_store_opens_sqlite():
 
 
 def test_store_connect_sets_the_pragmas_even_on_an_old_rollback_journal_file(tmp_path):
+    """connect() switches an old rollback-journal file to the pragmas too."""
     path = tmp_path / "old.sqlite"
     old = sqlite3.connect(path)
     old.execute("PRAGMA journal_mode=DELETE")

@@ -29,6 +29,7 @@ def stored(app, game: str):
 
 
 def test_two_phones_race_200_deals(app):
+    """Two phones race 200 deals: each saved once or refused as stale, none lost."""
     game = Phone(app).new_game()
     phones = [Phone(app), Phone(app)]
     start = threading.Barrier(2)
@@ -90,6 +91,7 @@ def test_blind_race_refused_deals_are_absent(app):
         barrier = threading.Barrier(2)
 
         def post(i: int, k=k, forms=forms, barrier=barrier) -> None:
+            """Post one adjustment when both phones are ready."""
             barrier.wait()
             r = phones[i].client.post(game + "/deal", data={
                 **forms[i], "action": "adjustment", "player": str(i),
@@ -134,6 +136,7 @@ def edit_fields(form, declarer="1", contract="120", p0="10", p2="20"):
 
 
 def test_stale_edit_is_refused_and_keeps_what_was_typed(app, two):
+    """A stale edit is refused, keeps what was typed and changes nothing."""
     a, b, game, slots = two
     slot = slots[1]
     old_form = a.form(f"{game}/deal/{slot}")
@@ -157,6 +160,7 @@ def test_stale_edit_is_refused_and_keeps_what_was_typed(app, two):
 
 @pytest.mark.parametrize("action", ["delete", "restore"])
 def test_stale_delete_and_restore_are_refused(app, two, action):
+    """A stale delete or restore is refused and changes nothing."""
     a, b, game, slots = two
     if action == "restore":
         r = a.client.post(f"{game}/deal/{slots[2]}/delete", data=a.form(game + "/deal"))
@@ -173,6 +177,7 @@ def test_stale_delete_and_restore_are_refused(app, two, action):
 
 @pytest.mark.parametrize("version", [None, "", "abc", "-1", "1.0", "１", "²", "9" * 40, "0"])
 def test_missing_or_garbled_version_is_refused(app, two, version):
+    """A form without a readable version is refused and changes nothing."""
     a, _b, game, _slots = two
     form = a.form(game + "/deal")
     if version is None:
@@ -188,6 +193,7 @@ def test_missing_or_garbled_version_is_refused(app, two, version):
 
 
 def test_stale_preview_is_reported(app, two):
+    """The preview of a stale form warns that the game has changed."""
     a, b, game, _slots = two
     old = a.form(game + "/deal")
     b.client.post(game + "/deal", data={**b.form(game + "/deal"), "action": "redeal"})
@@ -206,6 +212,7 @@ def test_stale_preview_is_reported(app, two):
 
 
 def test_deal_posted_after_someone_else_won_is_refused_not_dropped(app):
+    """A deal posted after another phone's winning deal is refused, not dropped silently."""
     a, b = Phone(app), Phone(app)
     db = store.connect(app.config["DATABASE"])
     try:

@@ -4,6 +4,7 @@ second press. Nothing waits on a clock: every wait is for something to appear.""
 
 from __future__ import annotations
 
+import sys
 import threading
 from pathlib import Path
 
@@ -14,10 +15,12 @@ from waitress import create_server
 
 from scorer import create_app, store
 
+# How the browser tests run Chromium (one copy); tests/browser is on sys.path only when
+# its own tests run.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
+from phone_browser import ARGS, CHROMIUM  # noqa: E402
+
 pytestmark = pytest.mark.browser
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 SHOTS = Path(__file__).resolve().parents[1] / "browser" / "screenshots"
 
 
@@ -40,6 +43,7 @@ def served_game(tmp_path):
 
 
 def test_a_stale_phone_is_warned_refused_and_then_saves(served_game):
+    """A phone whose form went stale is warned by the preview, refused, then saves."""
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:
@@ -70,6 +74,6 @@ def test_a_stale_phone_is_warned_refused_and_then_saves(served_game):
             a.screenshot(path=str(SHOTS / "stale-refusal.png"), full_page=True)
             a.click("#save")
             expect(a.locator("#protocol tbody tr")).to_have_count(2)
-            expect(a.locator("#totals .score")).to_have_text(["30", "-110", "120"])
+            expect(a.locator("#totals .score")).to_have_text(["30", "\u2212110", "120"])
         finally:
             browser.close()

@@ -6,6 +6,7 @@ from webtable import Table
 
 
 def test_games_list_without_key_or_token_shows_no_game(app, table):
+    """A browser without a key or link sees no game on the list."""
     table.new_game()
     stranger = app.test_client()
     html = stranger.get("/").get_data(as_text=True)
@@ -14,6 +15,7 @@ def test_games_list_without_key_or_token_shows_no_game(app, table):
 
 
 def test_browser_lists_only_games_it_holds(app, table):
+    """Each browser lists only the games whose links it holds."""
     table.new_game(names=("Аня", "Борис"))
     other = Table(app.test_client())
     theirs = other.new_game(names=("Глеб", "Дина"))
@@ -25,6 +27,7 @@ def test_browser_lists_only_games_it_holds(app, table):
 
 
 def test_host_key_sees_every_game(app, table):
+    """The host key opens every game to that browser."""
     table.new_game(names=("Аня", "Борис"))
     host = app.test_client()
     r = host.get(f"/?key={app.config['HOST_KEY']}")
@@ -34,6 +37,7 @@ def test_host_key_sees_every_game(app, table):
 
 
 def test_wrong_host_key_is_refused(app, table):
+    """A wrong host key grants nothing."""
     table.new_game()
     guest = app.test_client()
     guest.get("/?key=not-the-key")
@@ -42,6 +46,7 @@ def test_wrong_host_key_is_refused(app, table):
 
 
 def test_tokens_are_long_and_distinct(table):
+    """Edit and view tokens differ and carry at least 128 random bits."""
     game = table.new_game()
     edit = game.rsplit("/", 1)[1]
     view = table.view_path(game).rsplit("/", 1)[1]
@@ -51,6 +56,7 @@ def test_tokens_are_long_and_distinct(table):
 
 
 def test_post_without_csrf_token_is_400(table):
+    """A post without the CSRF token is refused (400) and saves nothing."""
     game = table.new_game()
     r = table.client.post(game + "/deal", data={"action": "redeal"})
     assert r.status_code == 400
@@ -58,6 +64,7 @@ def test_post_without_csrf_token_is_400(table):
 
 
 def test_view_link_refuses_every_post_with_403(table):
+    """Every post through a read-only link is refused with 403, token or not."""
     game = table.new_game()
     view = table.view_path(game)
     token = table.token(game + "/deal")
@@ -68,6 +75,7 @@ def test_view_link_refuses_every_post_with_403(table):
 
 
 def test_view_token_cannot_open_the_edit_pages(table):
+    """A view token does not open any edit page (404)."""
     game = table.new_game()
     view_token = table.view_path(game).rsplit("/", 1)[1]
     for path in (f"/g/{view_token}", f"/g/{view_token}/deal", f"/g/{view_token}/share",
@@ -76,6 +84,7 @@ def test_view_token_cannot_open_the_edit_pages(table):
 
 
 def test_read_only_page_has_no_form(table):
+    """The read-only page has no form and refreshes itself without script."""
     game = table.new_game()
     table.deal(game, action="redeal")
     html = table.client.get(table.view_path(game)).get_data(as_text=True)
@@ -85,6 +94,7 @@ def test_read_only_page_has_no_form(table):
 
 
 def test_edit_token_on_view_url_redirects_to_view_token(table):
+    """An edit token on a view URL redirects to the view link."""
     game = table.new_game()
     edit_token = game.rsplit("/", 1)[1]
     r = table.client.get(f"/v/{edit_token}")
@@ -93,11 +103,13 @@ def test_edit_token_on_view_url_redirects_to_view_token(table):
 
 
 def test_unknown_token_is_404(client):
+    """Unknown tokens answer 404 on both kinds of link."""
     assert client.get("/g/nope").status_code == 404
     assert client.get("/v/nope").status_code == 404
 
 
 def test_view_link_is_remembered_as_view_only(app, table):
+    """A browser that opened a view link lists it as view-only."""
     game = table.new_game(names=("Аня", "Борис"))
     view = table.view_path(game)
     friend = app.test_client()
@@ -109,6 +121,7 @@ def test_view_link_is_remembered_as_view_only(app, table):
 
 
 def test_pages_do_not_leak_tokens_as_referer(table):
+    """Pages send no Referer and cannot be framed."""
     game = table.new_game()
     for path in ("/", game, table.view_path(game)):
         r = table.client.get(path)

@@ -8,6 +8,7 @@ from scorer import store
 
 
 def test_play_deal_scores_through_the_engine(table):
+    """A played deal's totals are the engine's: 120 made with a marriage, defenders rounded."""
     game = table.new_game()
     table.deal(game, declarer="1", contract="120", points_0="20", points_1="80", points_2="20",
                mar_1=["hearts"], nt_0="1", nt_1="1", nt_2="1")
@@ -15,12 +16,14 @@ def test_play_deal_scores_through_the_engine(table):
 
 
 def test_server_fills_the_one_blank_points_field(table):
+    """One blank points field is filled by the server as 120 minus the others."""
     game = table.new_game()
     table.deal(game, declarer="0", contract="100", points_1="15", points_2="5")
     assert table.totals(game) == [100, 15, 5]
 
 
 def test_two_blank_points_fields_are_refused_beside_them(table):
+    """Two blank points fields: each gets its error beside it and nothing is saved."""
     game = table.new_game()
     r = table.deal(game, expect=422, declarer="0", contract="100", points_1="35")
     html = r.get_data(as_text=True)
@@ -29,6 +32,7 @@ def test_two_blank_points_fields_are_refused_beside_them(table):
 
 
 def test_points_sum_error_is_shown_beside_the_points_and_nothing_saved(table):
+    """A wrong points sum is the engine's message beside the points; the typed values stay."""
     game = table.new_game()
     r = table.deal(game, expect=422, declarer="0", contract="100",
                    points_0="60", points_1="35", points_2="35")
@@ -39,18 +43,21 @@ def test_points_sum_error_is_shown_beside_the_points_and_nothing_saved(table):
 
 
 def test_a_word_in_a_number_field_is_refused(table):
+    """A word in the contract field is refused beside that field."""
     game = table.new_game()
     r = table.deal(game, expect=422, declarer="0", contract="сто", points_1="35", points_2="25")
     assert 'id="err-contract"' in r.get_data(as_text=True)
 
 
 def test_missing_declarer_is_refused_beside_the_names(table):
+    """No declarer chosen: the error sits beside the names."""
     game = table.new_game()
     r = table.deal(game, expect=422, contract="100", points_1="35", points_2="25")
     assert 'id="err-declarer"' in r.get_data(as_text=True)
 
 
 def test_typed_zero_with_no_trick_is_a_bolt_and_without_is_not(table):
+    """A 0 with "no trick" ticked is a bolt; a 0 with it unticked (a zero-point trick) is not."""
     game = table.new_game()
     table.deal(game, declarer="0", contract="100", points_0="100", points_1="0",
                points_2="20", nt_1="1")
@@ -63,12 +70,14 @@ def test_typed_zero_with_no_trick_is_a_bolt_and_without_is_not(table):
 
 
 def test_bolt_no_trick_box_is_prechecked_on_a_fresh_form(table):
+    """A fresh deal form has every "no trick" box pre-checked."""
     game = table.new_game()
     html = table.client.get(game + "/deal").get_data(as_text=True)
     assert len(re.findall(r'name="nt_\d" value="1" checked', html)) == 3
 
 
 def test_raspis_redeal_and_adjustment(table):
+    """Raspis, redeal and adjustment rows score and show, negatives with a real minus sign."""
     game = table.new_game()
     table.deal(game, action="raspis", declarer="1", contract="120")
     assert table.totals(game) == [60, -120, 60]
@@ -85,6 +94,7 @@ def test_raspis_redeal_and_adjustment(table):
 
 
 def test_preview_without_js_shows_deltas_and_saves_nothing(table):
+    """The no-script preview shows each delta, fills the blank points and saves nothing."""
     game = table.new_game()
     r = table.deal(game, expect=200, action="preview", declarer="1", contract="120",
                    points_0="20", points_2="20", mar_1=["hearts"])
@@ -95,6 +105,7 @@ def test_preview_without_js_shows_deltas_and_saves_nothing(table):
 
 
 def test_preview_json(table):
+    """The JSON preview answers deltas and filled points, or the field's error; nothing saved."""
     game = table.new_game()
     ok = table.client.get(game + "/preview?declarer=1&contract=120&points_0=20&points_2=20"
                           "&mar_1=hearts").get_json()
@@ -106,6 +117,7 @@ def test_preview_json(table):
 
 
 def test_contract_quick_values_follow_bid_step(table):
+    """The quick contract values step by the game's bid_step (10 in Polish play)."""
     game = table.new_game(preset="polish")
     html = table.client.get(game + "/deal").get_data(as_text=True)
     chips = re.findall(r'data-contract="(\d+)"', html)
@@ -113,6 +125,7 @@ def test_contract_quick_values_follow_bid_step(table):
 
 
 def test_edit_deal_replays_and_shows_which_totals_changed(table):
+    """Editing a past deal replays the game and says once which later totals changed."""
     game = table.new_game()
     table.deal(game, declarer="0", contract="100", points_1="10", points_2="10")
     table.deal(game, declarer="1", contract="100", points_0="10", points_2="10")
@@ -135,6 +148,7 @@ def test_edit_deal_replays_and_shows_which_totals_changed(table):
 
 
 def test_edit_refused_when_invalid_changes_nothing(table):
+    """An invalid edit is refused beside its field and the totals stay."""
     game = table.new_game()
     table.deal(game, declarer="0", contract="100", points_1="10", points_2="10")
     slot = table.slot_ids(game)[0]
@@ -147,6 +161,7 @@ def test_edit_refused_when_invalid_changes_nothing(table):
 
 
 def test_delete_and_restore_keep_every_revision(app, table):
+    """Delete and restore are revisions: the deleted deal is listed, restoring brings it back."""
     game = table.new_game()
     table.deal(game, declarer="0", contract="100", points_1="10", points_2="10")
     table.deal(game, declarer="1", contract="100", points_0="10", points_2="10")
@@ -174,6 +189,7 @@ def test_delete_and_restore_keep_every_revision(app, table):
 
 
 def test_delete_refused_when_a_later_deal_would_break(table):
+    """Deleting a deal that a later one depends on is refused, naming that deal's field."""
     game = table.new_game(golden=True)
     # golden round: first hand (seat 1, then 2) must be the declarer with 120
     table.deal(game, declarer="1", contract="120", points_0="20", points_2="20")
@@ -187,6 +203,7 @@ def test_delete_refused_when_a_later_deal_would_break(table):
 
 
 def test_golden_deal_preselects_the_forced_declarer(table):
+    """On a golden deal the forced declarer and 120 are preselected."""
     game = table.new_game(golden=True)
     html = table.client.get(game + "/deal").get_data(as_text=True)
     assert re.search(r'name="declarer" value="1" checked', html)
@@ -195,6 +212,7 @@ def test_golden_deal_preselects_the_forced_declarer(table):
 
 
 def test_no_deal_after_a_win(table):
+    """After a win there is no record button and the deal form redirects away."""
     game = table.new_game(names=("Аня", "Борис"), preset="two-players", target=200)
     table.deal(game, declarer="0", contract="120", points_0="120", points_1="0", nt_1="1")
     table.deal(game, declarer="0", contract="120", points_0="120", points_1="0", nt_1="1")
@@ -205,6 +223,7 @@ def test_no_deal_after_a_win(table):
 
 
 def test_four_players_get_talon_fields_and_the_dealer_sits_out(table):
+    """With four players the dealer has no points field but the talon fields, and scores them."""
     game = table.new_game(names=("Аня", "Борис", "Вика", "Глеб"))
     html = table.client.get(game + "/deal").get_data(as_text=True)
     assert 'name="prikup_points"' in html
@@ -215,6 +234,7 @@ def test_four_players_get_talon_fields_and_the_dealer_sits_out(table):
 
 
 def test_deal_limit(monkeypatch, table):
+    """The deal form refuses a deal beyond the store's limit with its message."""
     monkeypatch.setattr(store, "MAX_DEALS", 2)
     game = table.new_game()
     table.deal(game, action="redeal")
@@ -228,6 +248,7 @@ def test_deal_limit(monkeypatch, table):
     (("Аня", "Аня"), "не должны повторяться"),
 ])
 def test_new_game_refusals(table, names, message):
+    """Too few or repeated names are refused with a message."""
     data = {"csrf_token": table.token(), "first_dealer": "0", "preset": "classic",
             "action": "start"}
     data.update({f"name{i}": n for i, n in enumerate(names)})
@@ -237,6 +258,7 @@ def test_new_game_refusals(table, names, message):
 
 
 def test_long_name_and_bad_dealer_are_refused(table):
+    """A name over 40 characters and a first dealer who is not a player are refused."""
     data = {"csrf_token": table.token(), "preset": "classic", "action": "start",
             "name0": "А" * 41, "name1": "Борис", "first_dealer": "0"}
     assert table.client.post("/new", data=data).status_code == 422
@@ -246,6 +268,7 @@ def test_long_name_and_bad_dealer_are_refused(table):
 
 
 def test_edge_paths_of_slots(app, table):
+    """Unknown, deleted and other games' deal slots answer 404; restoring a live one is harmless."""
     game = table.new_game()
     table.deal(game, action="redeal")
     slot = table.slot_ids(game)[0]
@@ -262,6 +285,7 @@ def test_edge_paths_of_slots(app, table):
 
 
 def test_a_log_that_no_longer_replays_is_reported_not_crashed(app, table):
+    """A stored log the engine refuses is reported on the page; the deal form answers 409."""
     game = table.new_game()
     with app.app_context():
         from scorer.web.db import get_store
@@ -276,23 +300,26 @@ def test_a_log_that_no_longer_replays_is_reported_not_crashed(app, table):
 
 
 def test_two_phones_posting_at_once_lose_nothing(app, table):
+    """Two phones posting 15 deals each: every deal saved once, every stale post refused."""
     import threading
 
     from webtable import Table
 
     game = table.new_game()
+    start = int(table.form(game + "/deal")["version"])
     phones = [table, Table(app.test_client())]
     failures = []
     refused = []
 
     def post(phone):
+        """Post 15 redeals, retrying each stale (409) form on the fresh one."""
         for _ in range(15):
             while True:  # a stale form is refused (409), never saved twice or dropped
                 r = phone.client.post(game + "/deal", data={**phone.form(game + "/deal"),
                                                             "action": "redeal"})
                 if r.status_code != 409:
                     break
-                refused.append(1)
+                refused.append(r.get_data(as_text=True))
             if r.status_code != 302:
                 failures.append(r.status_code)
 
@@ -303,3 +330,7 @@ def test_two_phones_posting_at_once_lose_nothing(app, table):
         t.join()
     assert failures == []
     assert len(table.slot_ids(game)) == 30
+    # However many posts the other phone's saves made stale, each was told so and saved
+    # nothing: the game changed exactly 30 times (one version per saved deal).
+    assert all("Ничего не сохранено" in page for page in refused), refused[:1]
+    assert int(table.form(game + "/deal")["version"]) == start + 30

@@ -17,6 +17,7 @@ def played(table):
 
 
 def test_read_only_page_answers_304_until_something_changes(table):
+    """The read-only page's ETag answers 304 until a deal changes the game."""
     game = played(table)
     view = table.view_path(game)
     first = table.client.get(view)
@@ -31,11 +32,13 @@ def test_read_only_page_answers_304_until_something_changes(table):
 
 
 def test_read_only_page_shows_the_same_totals(table):
+    """The read-only page shows the scorekeeper's totals."""
     game = played(table)
     assert table.totals(table.view_path(game)) == table.totals(game) == [75, 175, -90]
 
 
 def test_why_details_and_marks_legend(table):
+    """Every number opens its reasons; the legend explains the marks shown."""
     game = played(table)
     html = table.client.get(game).get_data(as_text=True)
     assert '<details class="why">' in html
@@ -45,6 +48,7 @@ def test_why_details_and_marks_legend(table):
 
 
 def test_export_round_trips_through_import(app, table):
+    """The exported log imports in another browser as a game with the same totals."""
     game = played(table)
     r = table.client.get(game + "/export.json")
     assert r.status_code == 200 and r.mimetype == "application/json"
@@ -65,6 +69,7 @@ def test_export_round_trips_through_import(app, table):
 
 
 def test_import_refuses_bad_files_clearly(table):
+    """Unreadable, misshapen and rule-breaking files are refused with the reason; none stored."""
     cases = [
         (b"{not json", "не читается как JSON"),
         (b"[1, 2]", "один объект JSON"),
@@ -87,6 +92,7 @@ def test_import_refuses_bad_files_clearly(table):
 
 
 def test_too_large_upload_is_413(app, table):
+    """An upload over the size limit is refused with 413."""
     big = io.BytesIO(b" " * (app.config["MAX_CONTENT_LENGTH"] + 10))
     r = table.client.post("/import", data={"csrf_token": table.token("/"),
                                            "file": (big, "big.json")},
@@ -95,6 +101,7 @@ def test_too_large_upload_is_413(app, table):
 
 
 def test_pdf_sheet_route(table):
+    """Both links serve the PDF sheet, with the players' names in it."""
     game = played(table)
     for path in (game + "/sheet.pdf", table.view_path(game) + "/sheet.pdf"):
         r = table.client.get(path)
@@ -104,6 +111,7 @@ def test_pdf_sheet_route(table):
 
 
 def test_game_page_embeds_the_chart_and_print_css(table):
+    """The game page carries the chart inline and links the print style sheet."""
     html = table.client.get(played(table)).get_data(as_text=True)
     assert '<section class="chart" id="chart"><svg' in html
     assert '<link rel="stylesheet" media="print" href="/print.css">' in html
@@ -113,6 +121,7 @@ def test_game_page_embeds_the_chart_and_print_css(table):
 
 
 def test_rules_sheet_highlights_differences_from_classic(table):
+    """The rules sheet marks each agreement that differs from classic, on both links."""
     game = table.new_game(golden=True, penalty=100)
     html = table.client.get(game + "/rules").get_data(as_text=True)
     assert html.count('class="rule differs') == 2
@@ -123,6 +132,7 @@ def test_rules_sheet_highlights_differences_from_classic(table):
 
 
 def test_new_game_form_is_built_from_the_catalog(table):
+    """Every agreement and group of the catalog is on the new-game form, with its explanation."""
     from scorer.engine import catalog
 
     html = table.client.get("/new").get_data(as_text=True)
@@ -134,6 +144,7 @@ def test_new_game_form_is_built_from_the_catalog(table):
 
 
 def test_new_game_check_shows_differences_and_preset_applies(table):
+    """"Check" lists the differences from the preset; choosing a preset applies its values."""
     data = {"csrf_token": table.token(), "preset": "classic", "action": "check",
             "agreements_shown": "1", "name0": "Аня", "name1": "Борис", "first_dealer": "0"}
     from webtable import current_agreements
@@ -151,6 +162,7 @@ def test_new_game_check_shows_differences_and_preset_applies(table):
 
 
 def test_new_game_agreement_error_is_beside_its_field(table):
+    """A bad agreement value is refused beside its own field."""
     from webtable import current_agreements
 
     data = {"csrf_token": table.token(), "preset": "classic", "action": "start",
@@ -164,6 +176,7 @@ def test_new_game_agreement_error_is_beside_its_field(table):
 
 
 def test_player_names_autocomplete_from_own_games_only(app, table):
+    """Name suggestions come from this browser's games only."""
     table.new_game(names=("Аня", "Борис"))
     html = table.client.get("/new").get_data(as_text=True)
     datalist = html.split('<datalist id="known-names">', 1)[1].split("</datalist>", 1)[0]
@@ -173,6 +186,7 @@ def test_player_names_autocomplete_from_own_games_only(app, table):
 
 
 def test_manifest_and_icons(client):
+    """The web manifest and its icons are served."""
     r = client.get("/manifest.webmanifest")
     assert r.mimetype == "application/manifest+json"
     data = r.get_json()
@@ -183,6 +197,7 @@ def test_manifest_and_icons(client):
 
 
 def test_no_external_requests_in_pages(table):
+    """No page loads anything from another host."""
     game = played(table)
     for path in ("/", "/new", game, game + "/deal", game + "/share", game + "/rules",
                  table.view_path(game)):
@@ -192,6 +207,7 @@ def test_no_external_requests_in_pages(table):
 
 
 def test_share_page_has_qr_codes(table):
+    """The share page shows both links as QR codes."""
     game = table.new_game()
     html = table.client.get(game + "/share").get_data(as_text=True)
     assert html.count("<svg") == 2
@@ -199,6 +215,7 @@ def test_share_page_has_qr_codes(table):
 
 
 def test_english_switch_and_plurals(table):
+    """Switching to English keeps the page and uses English words, plurals and marks."""
     game = played(table)
     r = table.client.get("/lang/en?next=" + game)
     assert r.status_code == 302 and r.headers["Location"] == game
@@ -212,17 +229,20 @@ def test_english_switch_and_plurals(table):
 
 
 def test_language_switch_never_redirects_off_site(client):
+    """The language switch never redirects to another site."""
     r = client.get("/lang/en?next=https://evil.example/")
     assert r.headers["Location"] == "/"
 
 
 def test_error_pages(client):
+    """Unknown pages get the app's 404 page; a form post without a token is 400."""
     r = client.get("/nowhere")
     assert r.status_code == 404 and "Здесь ничего нет" in r.get_data(as_text=True)
     assert client.post("/new", data={}).status_code == 400
 
 
 def test_polling_the_read_only_page_sets_no_cookie(table):
+    """Polling the read-only page does not rewrite the cookie."""
     game = played(table)
     view = table.view_path(game)
     table.client.get(view)
@@ -231,6 +251,7 @@ def test_polling_the_read_only_page_sets_no_cookie(table):
 
 
 def test_english_pages_have_no_russian_left(table):
+    """In English no page shows Russian words other than the players' names."""
     game = table.new_game(names=("Ann", "Bob", "Kate"), golden=True)
     table.deal(game, declarer="1", contract="120", points_0="20", points_2="20",
                mar_1=["hearts"])

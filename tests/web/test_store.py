@@ -21,6 +21,7 @@ HEAD = {"format": "thousand-game/1", "players": ["A", "B", "C"],
 
 
 def test_every_connection_has_wal_foreign_keys_and_full_sync(st):
+    """A store connection uses WAL, foreign keys and synchronous=FULL."""
     pragma = lambda name: next(st.db.query(f"PRAGMA {name}"))[name]  # noqa: E731
     assert pragma("journal_mode") == "wal"
     assert pragma("foreign_keys") == 1
@@ -28,6 +29,7 @@ def test_every_connection_has_wal_foreign_keys_and_full_sync(st):
 
 
 def test_migrations_are_recorded_and_idempotent(tmp_path):
+    """Migrations are recorded once, however often they run."""
     db = store.connect(tmp_path / "m.sqlite")
     store.migrate(db)
     store.migrate(db)
@@ -37,6 +39,7 @@ def test_migrations_are_recorded_and_idempotent(tmp_path):
 
 
 def test_edit_and_delete_add_revisions_and_restore_brings_back(st):
+    """Edit and delete add revisions; restore brings the last record back."""
     game = st.create_game(HEAD)
     with st.writing():
         deal = st.add_deal(game.id, {"type": "redeal"})
@@ -53,6 +56,7 @@ def test_edit_and_delete_add_revisions_and_restore_brings_back(st):
 
 
 def test_tokens_are_unique_and_open_the_right_game(st):
+    """Tokens are unique and each opens its own game with the right rights."""
     a, b = st.create_game(HEAD), st.create_game(HEAD)
     assert len({a.edit_token, a.view_token, b.edit_token, b.view_token}) == 4
     assert st.game_by_token(a.edit_token) == (st.game(a.id), True)
@@ -64,6 +68,7 @@ def test_tokens_are_unique_and_open_the_right_game(st):
 
 
 def test_revision_of_another_games_deal_is_refused(st):
+    """A deal of another game cannot be revised."""
     a, b = st.create_game(HEAD), st.create_game(HEAD)
     deal = st.add_deal(a.id, {"type": "redeal"})
     with pytest.raises(KeyError):
@@ -71,11 +76,13 @@ def test_revision_of_another_games_deal_is_refused(st):
 
 
 def test_foreign_keys_are_enforced(st):
+    """SQLite refuses a deal of a game that does not exist."""
     with pytest.raises(sqlite3.IntegrityError):
         st.db["deals"].insert({"game_id": 999, "seq": 1, "created": "x"})
 
 
 def test_deal_limit(monkeypatch, st):
+    """The store refuses a deal beyond MAX_DEALS."""
     monkeypatch.setattr(store, "MAX_DEALS", 1)
     game = st.create_game(HEAD)
     st.add_deal(game.id, {"type": "redeal"})
@@ -84,6 +91,7 @@ def test_deal_limit(monkeypatch, st):
 
 
 def test_a_failed_write_rolls_back(st):
+    """A write that fails halfway leaves nothing behind."""
     game = st.create_game(HEAD)
     with pytest.raises(RuntimeError), st.writing():
         st.add_deal(game.id, {"type": "redeal"})
@@ -92,6 +100,7 @@ def test_a_failed_write_rolls_back(st):
 
 
 def test_init_db_command(runner, app):
+    """flask init-db creates the tables."""
     result = runner.invoke(args=["init-db"])
     assert "Initialized the database." in result.output
     db = store.connect(app.config["DATABASE"])
@@ -100,6 +109,7 @@ def test_init_db_command(runner, app):
 
 
 def test_first_start_writes_config_with_fresh_keys(tmp_path, monkeypatch):
+    """The first start writes config.py with keys that later starts keep."""
     from scorer import create_app
 
     monkeypatch.setenv("SCORER_INSTANCE", str(tmp_path / "fresh"))

@@ -23,16 +23,20 @@ class Table:
     """Drives one browser's test client through the app's forms."""
 
     def __init__(self, client):
+        """Drive this test client."""
         self.client = client
 
     def token(self, path: str = "/new") -> str:
         """A CSRF token from a page with a form."""
         return csrf_of(self.client.get(path).get_data(as_text=True))
 
-    def new_game(self, names=("Аня", "Борис", "Вика"), dealer=0, preset="classic", **ag):
+    def new_game(self, names=("Аня", "Борис", "Вика"), dealer=0, preset="classic",
+                 title: str | None = None, **ag):
         """Create a game through the form; return its edit path."""
         data = {"csrf_token": self.token(), "first_dealer": str(dealer), "preset": preset,
                 "action": "start"}
+        if title:
+            data["title"] = title
         for i, name in enumerate(names):
             data[f"name{i}"] = name
         if ag:

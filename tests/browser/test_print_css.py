@@ -2,19 +2,18 @@
 
 import io
 import re
+import sys
 from pathlib import Path
 
 import pypdf
 import pytest
-from playwright.sync_api import sync_playwright
-from sheet_games import long_log
 
 from scorer import store
 from scorer.paths import data_dir
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+# The sheet tests' game (one copy); tests/pdf is on sys.path only when its tests run.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pdf"))
+from sheet_games import long_log  # noqa: E402
 
 
 def printable_page(app, client, deals: int) -> str:
@@ -36,18 +35,16 @@ def printable_page(app, client, deals: int) -> str:
 
 
 @pytest.mark.browser
-def test_browser_print_gives_a_clean_a4_sheet(app, client):
+def test_browser_print_gives_a_clean_a4_sheet(app, client, browser):
     """Printed from Chromium: A4 pages, the table header on each, no buttons, the legend."""
     html = printable_page(app, client, 90)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            page = browser.new_page()
-            page.route("**/*", lambda route: route.abort())  # no request leaves the page
-            page.set_content(html)
-            pdf = page.pdf(prefer_css_page_size=True)
-        finally:
-            browser.close()
+    page = browser.new_page()
+    try:
+        page.route("**/*", lambda route: route.abort())  # no request leaves the page
+        page.set_content(html)
+        pdf = page.pdf(prefer_css_page_size=True)
+    finally:
+        page.close()
     reader = pypdf.PdfReader(io.BytesIO(pdf))
     assert len(reader.pages) >= 2
     texts = [page.extract_text() for page in reader.pages]
