@@ -21,7 +21,7 @@ from pathlib import Path
 
 from scorer import store
 from scorer.cli.replay import InputError
-from scorer.engine import RuleError, game_to_json, parse_game, replay
+from scorer.engine import RuleError, game_to_json, parse_game
 from scorer.paths import database
 
 # A zip member larger than this is no game log (2000 deals are well under 1 MB).
@@ -31,30 +31,25 @@ TABLES = {"games", "deals", "revisions"}
 
 
 def register(subparsers) -> None:
-    """Add ``backup``, ``export-all``, ``restore`` and ``import``."""
-    p = subparsers.add_parser("backup", help="copy the database to a file (online backup)")
-    p.add_argument("path", help="the backup file to write (must not exist yet)")
-    instance_option(p)
-    p.set_defaults(func=run_backup)
-    p = subparsers.add_parser("export-all", help="write every game as GAME-FORMAT JSON in a zip")
-    p.add_argument("path", help="the .zip file to write (must not exist yet)")
-    instance_option(p)
-    p.set_defaults(func=run_export_all)
-    p = subparsers.add_parser("restore", help="replace the database with a backup file")
-    p.add_argument("backup", help="a file written by `backup`")
-    instance_option(p)
-    p.set_defaults(func=run_restore)
-    p = subparsers.add_parser("import", help="add games from a GAME-FORMAT .json or a .zip")
-    p.add_argument("file", help="a thousand-game/1 JSON file, or a zip of them")
-    instance_option(p)
-    p.set_defaults(func=run_import)
-
-
-def instance_option(parser) -> None:
-    """The --instance and --lang options every command that touches the database takes."""
-    parser.add_argument("--instance", metavar="DIR",
-                        help="the app's data folder (default: $SCORER_INSTANCE or ./instance)")
-    parser.add_argument("--lang", choices=("ru", "en"), default="ru", help="language of refusals")
+    """Add ``backup``, ``export-all``, ``restore`` and ``import``: one file argument each,
+    plus --instance and --lang."""
+    commands = (
+        ("backup", "copy the database to a file (online backup)",
+         "path", "the backup file to write (must not exist yet)", run_backup),
+        ("export-all", "write every game as GAME-FORMAT JSON in a zip",
+         "path", "the .zip file to write (must not exist yet)", run_export_all),
+        ("restore", "replace the database with a backup file",
+         "backup", "a file written by `backup`", run_restore),
+        ("import", "add games from a GAME-FORMAT .json or a .zip",
+         "file", "a thousand-game/1 JSON file, or a zip of them", run_import),
+    )
+    for name, about, argument, argument_help, handler in commands:
+        p = subparsers.add_parser(name, help=about)
+        p.add_argument(argument, help=argument_help)
+        p.add_argument("--instance", metavar="DIR",
+                       help="the app's data folder (default: $SCORER_INSTANCE or ./instance)")
+        p.add_argument("--lang", choices=("ru", "en"), default="ru", help="language of refusals")
+        p.set_defaults(func=handler)
 
 
 def existing_database(instance: str | None) -> Path:
@@ -293,13 +288,9 @@ def checked_log(name: str, raw: bytes) -> tuple[dict, list[dict]]:
         raise InputError(name, "the file must hold one JSON object (a thousand-game/1 log)",
                          "в файле должен быть один объект JSON (запись thousand-game/1)")
     try:
-        game = parse_game(data)
-        replay(game)
+        return store.checked_parts(data)
     except RuleError as err:
         raise InputError(name, err.message("en"), err.message("ru")) from None
-    log = game_to_json(game)
-    records = log.pop("deals", [])
-    return log, records
 
 
 def run_import(args) -> int:

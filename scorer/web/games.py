@@ -8,8 +8,8 @@ from datetime import date
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from scorer.engine import RuleError, catalog, game_to_json, parse_game, replay, resolve_agreements
-from scorer.store import MAX_DEALS, LimitError
+from scorer.engine import RuleError, catalog, parse_game, resolve_agreements
+from scorer.store import MAX_DEALS, LimitError, checked_parts
 from scorer.web import access, agreement_form
 from scorer.web.agreement_form import loc
 from scorer.web.db import get_store
@@ -152,12 +152,9 @@ def import_file(raw: bytes):
     if not isinstance(data, dict):
         return _("The file must hold one JSON object (a thousand-game/1 log)."), None
     try:
-        game = parse_game(data)
-        replay(game)
+        log, records = checked_parts(data)
     except RuleError as err:
         return err.message(lang()), None
-    log = game_to_json(game)
-    records = log.pop("deals", [])
     if len(records) > MAX_DEALS:
         return _("A game holds at most %(max)d deals.", max=MAX_DEALS), None
     try:

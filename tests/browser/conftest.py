@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from phone_browser import ARGS, CHROMIUM, HOST_KEY, PHONE
+from phone_browser import ARGS, CHROMIUM, HOST_KEY, PHONE, served
 from playwright.sync_api import sync_playwright
-from waitress import create_server
 
 from scorer import create_app
 
@@ -17,12 +14,8 @@ def live_server(tmp_path):
     """The app served by waitress on 127.0.0.1 and a free port, in a thread."""
     app = create_app({"INSTANCE_PATH": str(tmp_path / "instance"),
                       "SECRET_KEY": "browser-secret", "HOST_KEY": HOST_KEY})
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    thread.join(5)
+    with served(app) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

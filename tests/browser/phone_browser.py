@@ -1,4 +1,9 @@
-"""How the browser tests run Chromium: Debian's binary, phone-sized, offline."""
+"""How the browser tests run Chromium (Debian's binary, phone-sized, offline) and the app."""
+
+import threading
+from contextlib import contextmanager
+
+from waitress import create_server
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -10,3 +15,16 @@ HOST_KEY = "browser-host-key-abcdefghijklmnop"
 def score(text: str) -> int:
     """A total as the page writes it (a real minus sign, U+2212) as an int."""
     return int(text.strip().replace("\u2212", "-"))
+
+
+@contextmanager
+def served(app):
+    """Serve the app with waitress on 127.0.0.1 and a free port, in a thread; yield its URL."""
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        server.close()
+        thread.join(5)

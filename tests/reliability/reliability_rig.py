@@ -14,11 +14,12 @@ from pathlib import Path
 
 # One copy of the web tests' helpers; tests/web is on sys.path only when its tests run.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
+from scenario_logs import replayable_logs  # noqa: E402
 from served import Server  # noqa: E402
 from webtable import Table, csrf_of, version_of  # noqa: E402
 
 __all__ = ["Browser", "HEAD", "Phone", "Server", "as_stored", "csrf_of", "form_fields",
-           "pattern", "version_of"]
+           "pattern", "replayable_logs", "snapshot", "version_of"]
 
 HEAD = {"format": "thousand-game/1", "players": ["Аня", "Борис", "Вика"],
         "agreements": {"preset": "classic", "overrides": {}}, "first_dealer": 0}
@@ -30,6 +31,13 @@ class Phone(Table):
     def __init__(self, app):
         """A new browser (its own cookies) on this app."""
         super().__init__(app.test_client())
+
+
+def snapshot(db) -> tuple:
+    """Every row of the three tables (db: any connection): what a refusal must not change."""
+    return tuple(
+        tuple(tuple(r) for r in db.execute(f"select * from {t} order by 1").fetchall())
+        for t in ("games", "deals", "revisions"))
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):

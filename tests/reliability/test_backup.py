@@ -12,12 +12,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from reliability_rig import HEAD, pattern
+from reliability_rig import HEAD, pattern, replayable_logs, snapshot
 
 from scorer import store
-from scorer.engine import RuleError, parse_game, replay
-
-SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+from scorer.engine import parse_game, replay
 
 
 def scorer(*args, env_instance: Path | None = None) -> subprocess.CompletedProcess:
@@ -39,26 +37,13 @@ def refused(proc: subprocess.CompletedProcess, *words: str) -> None:
         assert word in lines[0], lines[0]
 
 
-def scenario_logs() -> list[dict]:
-    """Every scenario game that replays, plus a long one with edits and a deleted deal."""
-    logs = []
-    for path in sorted(SCENARIOS.glob("*/*.json")):
-        game = json.loads(path.read_text(encoding="utf-8")).get("game")
-        try:
-            replay(parse_game(game))
-        except RuleError:
-            continue
-        logs.append(game)
-    return logs
-
-
 def filled_instance(folder: Path) -> list[int]:
     """An instance holding many games, one with an edit and a deleted deal; their ids."""
     folder.mkdir(parents=True)
     db = store.connect(folder / "scorer.sqlite")
     store.migrate(db)
     st = store.Store(db)
-    logs = scenario_logs()
+    logs = replayable_logs()
     rows = st.create_games([({k: v for k, v in g.items() if k != "deals"}, g["deals"])
                             for g in logs])
     long = st.create_game({**HEAD, "title": "Пятница у Бориса", "notes": "<b>ничья</b>"},
@@ -123,12 +108,11 @@ def test_backup_and_restore_bring_back_every_revision_and_link(tmp_path):
     done = scorer("backup", copy, "--instance", tmp_path / "a")
     assert done.returncode == 0, done.stderr
 
-    def dump(path: Path) -> list:
+    def dump(path: Path) -> tuple:
         """Every row of the three tables, in order."""
         conn = sqlite3.connect(path)
         try:
-            return [conn.execute(f"select * from {t} order by 1").fetchall()
-                    for t in ("games", "deals", "revisions")]
+            return snapshot(conn)
         finally:
             conn.close()
 

@@ -14,7 +14,7 @@ import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reliability_rig import Phone, csrf_of
+from reliability_rig import Phone, csrf_of, snapshot
 
 from scorer import store
 
@@ -85,13 +85,6 @@ def random_forms(draw):
 
 
 deal_forms = st.one_of(plausible_forms(), random_forms())
-
-
-def snapshot(db) -> tuple:
-    """Every row of the three tables: what must not change after a refusal."""
-    return tuple(
-        tuple(tuple(r) for r in db.execute(f"select * from {t} order by 1").fetchall())
-        for t in ("games", "deals", "revisions"))
 
 
 class Rig:

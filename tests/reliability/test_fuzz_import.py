@@ -10,32 +10,22 @@ import copy
 import io
 import json
 import re
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reliability_rig import HEAD, Phone, csrf_of, pattern
+from reliability_rig import HEAD, Phone, csrf_of, pattern, replayable_logs, snapshot
 
 from scorer import store
-from scorer.engine import RuleError, parse_game, replay
+from scorer.engine import parse_game, replay
 
 EXAMPLES = 2000
 COUNTS = {"examples": 0, "imported": 0, "refused": 0, "too_large": 0}
-SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
 
 def valid_logs() -> list[dict]:
     """Game logs that replay: a long generated one and the scenario files' games."""
-    logs = [{**HEAD, "title": "Пятница", "notes": "", "date": "2026-12-04",
-             "deals": [pattern(i) for i in range(40)]}]
-    for path in sorted(SCENARIOS.glob("*/*.json")):
-        game = json.loads(path.read_text(encoding="utf-8")).get("game")
-        try:
-            replay(parse_game(game))
-        except RuleError:
-            continue
-        logs.append(game)
-    return logs
+    return [{**HEAD, "title": "Пятница", "notes": "", "date": "2026-12-04",
+             "deals": [pattern(i) for i in range(40)]}, *replayable_logs()]
 
 
 LOGS = valid_logs()
@@ -143,13 +133,6 @@ def documents(draw):
         for _ in range(draw(st.integers(1, 3))):
             mutate(data, doc)
     return json.dumps(doc, ensure_ascii=draw(st.booleans())).encode()
-
-
-def snapshot(db) -> tuple:
-    """Every row of the three tables."""
-    return tuple(
-        tuple(tuple(r) for r in db.execute(f"select * from {t} order by 1").fetchall())
-        for t in ("games", "deals", "revisions"))
 
 
 class Rig:

@@ -5,20 +5,18 @@ second press. Nothing waits on a clock: every wait is for something to appear.""
 from __future__ import annotations
 
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
 from reliability_rig import HEAD
-from waitress import create_server
 
 from scorer import create_app, store
 
 # How the browser tests run Chromium (one copy); tests/browser is on sys.path only when
 # its own tests run.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
-from phone_browser import ARGS, CHROMIUM  # noqa: E402
+from phone_browser import ARGS, CHROMIUM, served  # noqa: E402
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[1] / "browser" / "screenshots"
@@ -34,12 +32,8 @@ def served_game(tmp_path):
         token = store.Store(db).create_game(HEAD).edit_token
     finally:
         db.close()
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}/g/{token}"
-    server.close()
-    thread.join(5)
+    with served(app) as base:
+        yield f"{base}/g/{token}"
 
 
 def test_a_stale_phone_is_warned_refused_and_then_saves(served_game):

@@ -6,27 +6,12 @@ import html as htmllib
 import io
 import json
 import re
-from pathlib import Path
 
 import pytest
+from scenario_logs import SCENARIOS, replayable_logs
 
 from scorer import marks, pdf
-from scorer.engine import RuleError, parse_game, replay
-
-SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
-
-
-def scenario_games() -> list[dict]:
-    """Every scenario's game log that replays (the refused ones have no protocol)."""
-    out = []
-    for path in sorted(SCENARIOS.glob("*/*.json")):
-        game = json.loads(path.read_text(encoding="utf-8")).get("game")
-        try:
-            replay(parse_game(game))
-        except RuleError:
-            continue
-        out.append(game)
-    return out
+from scorer.engine import parse_game, replay
 
 
 def imported(table, log: dict) -> str:
@@ -60,7 +45,7 @@ def page_legend(page: str) -> list[tuple[str, str]]:
 def test_every_scenario_shows_the_pdf_marks_and_legend(table, lang):
     """Each replayable scenario: the page's cell marks and legend equal the PDF sheet's."""
     table.client.get(f"/lang/{lang}")
-    games = scenario_games()
+    games = replayable_logs()
     assert len(games) > 50
     seen = set()
     for log in games:
