@@ -7,8 +7,6 @@ folder and SQLite file through the same two functions here, so they always agree
 import os
 from pathlib import Path
 
-from flask import Flask
-
 _HERE = Path(__file__).resolve().parent
 DATABASE_NAME = "scorer.sqlite"
 
@@ -25,6 +23,9 @@ def instance_folder(explicit: str | os.PathLike | None = None) -> Path:
     chosen = explicit or os.environ.get("SCORER_INSTANCE")
     if chosen:
         return Path(chosen).resolve()
+    # Imported here: the engine reads data_dir() from this module and must not load Flask.
+    from flask import Flask
+
     return Path(Flask("scorer").instance_path)
 
 
