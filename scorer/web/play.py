@@ -76,6 +76,18 @@ def candidate(loaded: Loaded, record: dict, slot_id: int | None) -> tuple[list[d
     return records, index + 1
 
 
+def beside(setup: deal_input.Setup, field: str, seat: int | None) -> bool:
+    """Whether the form shows this field (for this seat), so an error can sit beside it;
+    an error about a field it does not show (a forged "dark" where dark is off) goes on top."""
+    if field not in FORM_FIELDS:
+        return False
+    if field == "dark":
+        return setup.dark_allowed
+    if field == "prikup":
+        return setup.four and setup.prikup != "none"
+    return seat is None or seat in setup.active
+
+
 def keyed(err: RuleError, deal_no: int) -> dict[tuple[str, int | None], str]:
     """Place an engine refusal beside its field (or on top if it is about another deal)."""
     if err.deal == deal_no and err.field in FORM_FIELDS:
@@ -227,7 +239,7 @@ def show_form(loaded: Loaded, setup, entry, slot_id, *, status: int = 200, previ
         players=players, colours=game_page.colours(len(players)), preview=preview,
         deal_no=(live_index(loaded, slot_id) + 1) if slot_id else len(loaded.records) + 1,
         signs=deal_input.SUIT_SIGNS, reasons=deal_input.ADJUST_REASONS,
-        top_errors=[v for (f, _s), v in entry.errors.items() if f not in FORM_FIELDS],
+        top_errors=[v for (f, seat), v in entry.errors.items() if not beside(setup, f, seat)],
         confirm=ConfirmForm(), history=get_store().history(slot_id) if slot_id else [],
         version=loaded.version, fresh=fresh,
     ), status

@@ -334,3 +334,14 @@ def test_two_phones_posting_at_once_lose_nothing(app, table):
     # nothing: the game changed exactly 30 times (one version per saved deal).
     assert all("Ничего не сохранено" in page for page in refused), refused[:1]
     assert int(table.form(game + "/deal")["version"]) == start + 30
+
+
+def test_an_error_about_a_field_the_form_hides_is_shown_on_top(table):
+    """A forged "dark" where dark is off: refused with the reason on top, nothing saved."""
+    game = table.new_game()
+    r = table.deal(game, expect=422, declarer="0", contract="120", points_1="0", nt_1="1",
+                   points_2="0", nt_2="1", dark="1")
+    html = r.get_data(as_text=True)
+    assert 'name="dark"' not in html
+    assert re.search(r'<p class="error top-error" role="alert">[^<]*втёмную', html)
+    assert table.slot_ids(game) == []
