@@ -51,6 +51,8 @@ def load_game_file(path: str):
     except json.JSONDecodeError as exc:
         detail = f"line {exc.lineno} column {exc.colno}: {exc.msg}"
         raise RuleError(None, "json", "json", detail=detail) from None
+    except RecursionError:
+        raise RuleError(None, "json", "json", detail="nested too deeply") from None
     return parse_game(data)
 
 

@@ -53,3 +53,12 @@ def test_unreadable_files_are_one_line_in_either_language(tmp_path):
             done = scorer("replay", name, "--lang", lang, cwd=tmp_path)
             assert done.returncode == 2 and done.stdout == ""
             assert len(done.stderr.splitlines()) == 1 and done.stderr.startswith(start)
+
+
+def test_deeply_nested_json_is_one_line(tmp_path):
+    """JSON nested past Python's recursion limit is bad JSON, not a traceback."""
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    for command in (("replay", "deep.json"), ("pdf", "deep.json", "-o", "out.pdf")):
+        done = scorer(*command, "--lang", "en", cwd=tmp_path)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr == "game: json: unreadable JSON (nested too deeply)\n"
