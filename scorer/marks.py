@@ -1,7 +1,7 @@
 """The traditional marks of a paper protocol, shared by the game page and the PDF sheet.
 
 How a number is written (a real minus sign, as with the engine's ``signed``), which
-letter stands for what (UX.md: Russian initials in Russian, Leadage's letters in
+letter stands for what (docs/UX.md: Russian initials in Russian, Leadage's letters in
 English), which engine event shows which mark, and which marks a game's agreements can
 produce at all. Pure: no Flask, no WeasyPrint; everything is read from the engine's rows.
 """

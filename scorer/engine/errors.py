@@ -35,7 +35,7 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
     "boolean": ("must be true or false (got {got!r})", "нужно true или false (указано {got!r})"),
     "seat": ("must be a seat from 0 to {max} (got {got!r})",
              "нужен номер места от 0 до {max} (указано {got!r})"),
-    # validation of RULES.md §3
+    # validation of docs/RULES.md §3
     "after_win": ("the game already has a winner", "в игре уже есть победитель"),
     "declarer.active": ("seat {seat} does not play this deal (the dealer sits on the talon)",
                         "место {seat} не играет в этом коне (сдающий сидит на прикупе)"),

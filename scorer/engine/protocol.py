@@ -171,7 +171,7 @@ class Row:
         return [[r.text(lang) for r in seat] for seat in self.why]
 
     def to_json(self, lang: str = "en") -> dict:
-        """The row as GAME-FORMAT.md writes it."""
+        """The row as docs/GAME-FORMAT.md writes it."""
         return {"n": self.n, "type": self.type, "dealer": self.dealer,
                 "declarer": self.declarer, "contract": self.contract,
                 "golden": self.golden, "dark": self.dark, "result": self.result,

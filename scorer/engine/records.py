@@ -251,7 +251,7 @@ def parse_record(data: Any, deal: int, players: int) -> Record:
 
 
 def record_to_json(record: Record) -> dict:
-    """The JSON form of one record, as GAME-FORMAT.md writes it."""
+    """The JSON form of one record, as docs/GAME-FORMAT.md writes it."""
     if isinstance(record, Play):
         out = {"type": "play", "declarer": record.declarer, "contract": record.contract,
                "points": list(record.points),

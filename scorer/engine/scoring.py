@@ -1,4 +1,4 @@
-"""Replaying a game: RULES.md §4 (the order of operations), §5 golden kon, §6 dark game.
+"""Replaying a game: docs/RULES.md §4 (the order of operations), §5 golden kon, §6 dark game.
 
 ``replay`` walks the records in order; each record is validated against the state
 before it and then scored in the steps of §4. Nothing here is stored: the protocol is

@@ -1,4 +1,4 @@
-"""RULES.md §3: whether a record may stand, given the state of the game before it."""
+"""docs/RULES.md §3: whether a record may stand, given the state of the game before it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A second, deliberately plain reading of RULES.md §4-§6 for differential testing.
+"""A second, deliberately plain reading of docs/RULES.md §4-§6 for differential testing.
 
 It is test code, not part of the product: it computes only score deltas and the
 winner, straight from the spec's numbered steps, so random games can be replayed by
@@ -19,7 +19,7 @@ def marriage_points(names) -> int:
 
 
 def rounded(points: int, mode: str) -> int:
-    """RULES.md §4 step 2, written out independently of the engine."""
+    """docs/RULES.md §4 step 2, written out independently of the engine."""
     step = {"nearest5": 5, "nearest10": 10}.get(mode)
     if step is None:
         return points

@@ -48,7 +48,7 @@ def outcome(game: dict) -> tuple[str, Any]:
 def mismatches(expected: Any, actual: Any, path: str = "") -> list[str]:
     """Where ``actual`` fails to contain ``expected`` (dicts: subset; lists: element-wise).
 
-    The one exception is a row's ``events``: GAME-FORMAT.md does not fix their order
+    The one exception is a row's ``events``: docs/GAME-FORMAT.md does not fix their order
     within a row, so they are matched as a multiset (each expected event against a
     distinct actual event), still with equal length.
     """

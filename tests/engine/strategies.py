@@ -197,7 +197,7 @@ class GameBuilder:
     """Grows one valid game log record by record.
 
     The builder tracks the dealer, the golden round and raspis counts itself (a cheap
-    independent model of RULES.md §2 and §5) and replays the log every few records to
+    independent model of docs/RULES.md §2 and §5) and replays the log every few records to
     learn the barrel and the winner; each replay also checks that its own model agrees
     with the engine's ``next``. A record the engine refuses is replaced by a plain one
     with the same rotation and the same made/failed outcome, and noted in ``refused``.
@@ -353,7 +353,7 @@ class GameBuilder:
         return self.play(declarer, state, dark)
 
     def may_concede(self, seat: int, golden: bool, dark: bool) -> bool:
-        """Whether a raspis by ``seat`` is allowed now (RULES.md §3)."""
+        """Whether a raspis by ``seat`` is allowed now (docs/RULES.md §3)."""
         ag = self.ag
         if not ag["raspis"] or (golden and not ag["raspis_golden"]):
             return False

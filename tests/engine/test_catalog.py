@@ -1,4 +1,4 @@
-"""The agreement catalog and presets against RULES.md §7–§8, and the loader's strictness."""
+"""The agreement catalog and presets against docs/RULES.md §7–§8, and the loader's strictness."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from scorer.engine import Agreements, RuleError, catalog, resolve_agreements
 from scorer.engine.catalog import CatalogError, load_catalog
 from scorer.paths import data_dir
 
-# RULES.md §7, copied here so the test runs without the shared docs; when they are
-# beside the checkout (../shared/RULES.md) the test also checks this copy is current.
+# docs/RULES.md §7 written out as data; test_committed_list_matches_rules_md checks the
+# two agree, so neither the spec nor this list can drift alone.
 ENFORCED = {
     "target": 1000, "penalty": 120, "rounding": "nearest5", "round_declarer": False,
     "declarer_scores": "contract", "max_contract": 300, "bid_step": 5,
@@ -44,14 +44,14 @@ ADVISORY = {
     "redeal_two_nines_prikup": False, "redeal_four_nines_after_discard": False,
     "redeal_only_on_100": False,
 }
-# Agreements added where the seeds disagree and RULES.md made no agreement (see the
-# "seed disagreements" part of catalog.toml); their defaults keep RULES.md's reading.
+# Agreements added where the seeds disagree and docs/RULES.md made no agreement (see the
+# "seed disagreements" part of catalog.toml); their defaults keep docs/RULES.md's reading.
 SEED_AGREEMENTS = {
     "double_marriages": True, "golden_double_penalties": False, "three_falls_count": "all",
     "misdeal_passes_deal": False, "talon_rounding": True, "dark_double_talon_marriage": False,
 }
 
-# RULES.md §8: what each preset changes from classic (kinga also hides the talon taken
+# docs/RULES.md §8: what each preset changes from classic (kinga also hides the talon taken
 # at 100, as seed 004 describes; "bolts by tricks" and "samosval on" are classic already).
 PRESETS = {
     "classic": {},
@@ -68,12 +68,12 @@ PRESETS = {
                "raspis_limit": 1, "four_dealer_prikup": "aces"},
 }
 
-RULES_MD = Path(__file__).resolve().parents[2].parent / "shared" / "RULES.md"
+RULES_MD = Path(__file__).resolve().parents[2] / "docs" / "RULES.md"
 CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
 
 
 def _section_tables(text: str) -> list[list[list[str]]]:
-    """The markdown tables of RULES.md §7, each as rows of cells (header dropped)."""
+    """The markdown tables of docs/RULES.md §7, each as rows of cells (header dropped)."""
     section = text.split("## 7.", 1)[1].split("\n## 8.", 1)[0]
     tables, rows = [], None
     for line in section.splitlines():
@@ -105,7 +105,6 @@ def _spec_choices(type_cell: str) -> list[str]:
     return re.findall(r"`(\w+)`", type_cell.rsplit("(", 1)[0])
 
 
-@pytest.mark.skipif(not RULES_MD.exists(), reason="../shared/RULES.md is not beside the repo")
 def test_committed_list_matches_rules_md():
     """The two §7 tables list exactly the ids, defaults and choices copied above."""
     tables = _section_tables(RULES_MD.read_text(encoding="utf-8"))

@@ -205,7 +205,7 @@ def test_mutated_logs_never_crash(generated, data):
 @FULL
 @given(GAMES)
 def test_engine_agrees_with_reference_model(generated):
-    """Every row's delta and the winner match a second, plain reading of RULES.md §4-§6."""
+    """Every row's delta and the winner match a second, plain reading of docs/RULES.md §4-§6."""
     from reference_model import reference_deltas
 
     game = parse_game(copy.deepcopy(generated.log))

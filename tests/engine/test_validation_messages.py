@@ -1,4 +1,4 @@
-"""Every validation rule of RULES.md §3 (and the §10 record rules) has its exact message.
+"""Every validation rule of docs/RULES.md §3 (and the §10 record rules) has its exact message.
 
 The cases are the scenario files that carry ``error`` and ``rule``; this module checks
 the structured error behind each message and that no rule of §3 lacks a case.
@@ -13,7 +13,7 @@ from scenario_files import load, scenario_id, scenario_paths
 
 from scorer.engine import RuleError, parse_game, replay
 
-# The rules of RULES.md §3 and the record rules of §10, by the engine's stable codes.
+# The rules of docs/RULES.md §3 and the record rules of §10, by the engine's stable codes.
 SECTION_3 = {
     "declarer.active", "declarer.golden",
     "contract.step", "contract.min", "contract.max", "contract.golden",

@@ -1,4 +1,4 @@
-"""RULES.md §9 worked examples, each through ``python -m scorer replay`` run elsewhere.
+"""docs/RULES.md §9 worked examples, each through ``python -m scorer replay`` run elsewhere.
 
 The command runs in a temporary directory so it must find its rules inside the
 package, as an installed copy would. Expected numbers are worked out from the text.

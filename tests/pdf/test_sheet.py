@@ -44,7 +44,7 @@ def test_sheet_names_totals_winner_and_legend(make_won):
 
 
 def test_english_sheet(make_won):
-    """--lang en words the sheet in English, with the UX.md letters."""
+    """--lang en words the sheet in English, with the docs/UX.md letters."""
     text = compact("\n".join(pages_text(render_sheet(make_won(), lang="en"))))
     assert "Winner:Аня" in text
     assert "Marks" in text and "Zsamosval" in text and "Rconcession" in text
