@@ -29,7 +29,7 @@ def init_app(app: Flask) -> None:
     """Wire Flask-Babel to our catalogs and language cookie."""
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
     app.config.setdefault(
-        "BABEL_TRANSLATION_DIRECTORIES", str(Path(__file__).parent / "translations")
+        "BABEL_TRANSLATION_DIRECTORIES", str(Path(__file__).parents[1] / "translations")
     )
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals.update(lang=lang, languages=LANGUAGES)

@@ -10,7 +10,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
-LC = ROOT / "scorer" / "web" / "translations" / "ru" / "LC_MESSAGES"
+LC = ROOT / "scorer" / "translations" / "ru" / "LC_MESSAGES"
 
 
 def source_ids() -> set:
@@ -64,7 +64,7 @@ def test_mo_file_matches_the_po_file():
                 for m in cat if m.id}
 
     po, mo = table(catalog()), table(compiled)
-    assert mo == po, "run: pybabel compile -d scorer/web/translations"
+    assert mo == po, "run: pybabel compile -d scorer/translations"
 
 
 def test_russian_plurals_render(app):
