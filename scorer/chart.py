@@ -2,6 +2,7 @@
 
 from html import escape
 
+from scorer.engine.texts import N_, tr
 from scorer.marks import number
 
 # One colour per seat, the same on every page and in the chart (Okabe–Ito hues,
@@ -10,10 +11,9 @@ PLAYER_COLOURS = ("#0b62a4", "#c2410c", "#047857", "#7e22ce")
 
 _WIDTH, _HEIGHT = 640, 280
 _LEFT, _RIGHT, _TOP, _BOTTOM = 46, 12, 12, 52
-_TEXT = {
-    "ru": {"deal": "кон", "barrel": "бочка", "target": "цель", "title": "Ход игры"},
-    "en": {"deal": "deal", "barrel": "barrel", "target": "target", "title": "Running totals"},
-}
+# Words of the chart (msgids of the one catalog, scorer/translations).
+_TEXT = {"deal": N_("deal"), "barrel": N_("barrel"), "target": N_("target"),
+         "title": N_("Running totals")}
 
 
 def colour(seat: int) -> str:
@@ -60,7 +60,7 @@ def _lines(game) -> list[tuple[str, int]]:
 
 def totals_svg(game, protocol, lang: str = "ru") -> str:
     """Return an inline SVG of every player's running total, deal by deal."""
-    text = _TEXT.get(lang, _TEXT["ru"])
+    text = {key: tr(lang, msgid) for key, msgid in _TEXT.items()}
     series = _series(game, protocol)
     lines = _lines(game)
     deals = len(protocol.rows)

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scorer.engine.errors import RuleError
+from scorer.engine.texts import N_, tr
 from scorer.paths import data_dir
 
 TYPES = ("bool", "int", "choice", "optional_int")
@@ -116,11 +117,11 @@ class Spec:
         label = self.labels.get(value) if not isinstance(value, bool) else None
         if label:
             return label[lang]
+        # The same words as the web form (one catalog): on/off, none.
         if value is None:
-            return "не задано" if lang == "ru" else "unset"
+            return tr(lang, N_("none"))
         if isinstance(value, bool):
-            yes, no = ("да", "нет") if lang == "ru" else ("yes", "no")
-            return yes if value else no
+            return tr(lang, N_("on") if value else N_("off"))
         if _is_int(value) and value < 0:
             return f"−{-value}"  # a real minus sign, as printed on the score sheet
         return str(value)
