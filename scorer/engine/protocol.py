@@ -95,10 +95,10 @@ class Reason:
 
     def text(self, lang: str = "en", tags: bool = True) -> str:
         """The reason worded in ``lang``; ``tags=True`` appends `` [agreement]``."""
-        params = {k: (word(v, lang) if k in ("why", "rule", "reason") else v)
-                  for k, v in self.params.items()}
-        if "amount" in params:
-            params["amount"] = signed(params["amount"])
+        params: dict[str, Any] = {k: (word(v, lang) if k in ("why", "rule", "reason") else v)
+                                  for k, v in self.params.items()}
+        if "amount" in self.params:
+            params["amount"] = signed(int(self.params["amount"]))
         text = tr(lang, REASON_TEXTS[self.code].msgid).format(**params)
         agreement = self.agreement
         return f"{text} [{agreement}]" if tags and agreement else text
