@@ -429,8 +429,14 @@ def _score_talon(st: State, rec: Play | Raspis, led: Ledger, ag: Mapping, mult: 
 
 
 def _reaches(score: int, ag: Mapping) -> bool:
-    """Step 12's test: at the target, or strictly above it with barrel_win_over_target."""
-    return score > ag["target"] if ag["barrel_win_over_target"] else score >= ag["target"]
+    """Step 12's test: at the target, or strictly above it for a barrel win that needs it.
+
+    ``barrel_win_over_target`` changes only the barrel's win (and the direct win past
+    it): with the barrel off, any player at or above the target wins (§4 step 12).
+    """
+    if ag["barrel"] and ag["barrel_win_over_target"]:
+        return score > ag["target"]
+    return score >= ag["target"]
 
 
 def _freeze(st: State, led: Ledger, ag: Mapping, on_barrel: set[int]) -> set[int]:
