@@ -242,7 +242,8 @@ def _context(st: State, number: int, ag: Mapping) -> DealContext:
     return DealContext(deal=number, players=st.players, dealer=st.dealer, active=st.active(),
                        first_hand=st.first_hand(), forced=st.forced(ag),
                        golden=st.golden_left > 0, barrel=frozenset(st.barrel),
-                       raspis=tuple(st.raspis), finished=st.winner is not None)
+                       raspis=tuple(st.raspis), finished=st.winner is not None,
+                       score=tuple(st.score))
 
 
 def _row(st: State, record: Record, number: int, ag: Mapping) -> Row:
