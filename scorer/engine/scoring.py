@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from scorer.engine.catalog import Agreements
 from scorer.engine.protocol import (
@@ -62,39 +62,43 @@ def raspis_payout(contract: int, rule: str) -> int:
     return half
 
 
-@dataclass
-class Credit:
+class Credit(NamedTuple):
     """One amount for one seat, with the kind of amount the barrel freeze cares about."""
 
     amount: int
     kind: str  # own_made, own_failed, defender, talon, payout, penalty, bonus
 
 
-@dataclass
+def _reason(code: str, params: dict[str, Any]) -> Reason:
+    """A Reason built without the frozen dataclass's per-field __setattr__ (hot path)."""
+    reason = object.__new__(Reason)
+    reason.__dict__.update(code=code, params=params)
+    return reason
+
+
 class Ledger:
     """A row being scored: credits, reasons and events per seat."""
 
-    seats: int
-    credits: list[list[Credit]] = field(default_factory=list)
-    why: list[list[Reason]] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
+    __slots__ = ("credits", "events", "seats", "why")
 
-    def __post_init__(self):
-        self.credits = [[] for _ in range(self.seats)]
-        self.why = [[] for _ in range(self.seats)]
+    def __init__(self, seats: int) -> None:
+        self.seats = seats
+        self.credits: list[list[Credit]] = [[] for _ in range(seats)]
+        self.why: list[list[Reason]] = [[] for _ in range(seats)]
+        self.events: list[Event] = []
 
     def add(self, seat: int, value: int, kind: str, code: str | None = None, /,
-            **params) -> None:
+            **params: Any) -> None:
         """Credit ``value`` to ``seat``, with the reason for it."""
         self.credits[seat].append(Credit(value, kind))
         if code:
-            self.say(seat, code, **params)
+            self.why[seat].append(_reason(code, params))
 
-    def say(self, seat: int, code: str, /, **params) -> None:
+    def say(self, seat: int, code: str, /, **params: Any) -> None:
         """Add a reason without an amount of its own."""
-        self.why[seat].append(Reason(code, params))
+        self.why[seat].append(_reason(code, params))
 
-    def event(self, seat: int | None, kind: str, /, **extra) -> None:
+    def event(self, seat: int | None, kind: str, /, **extra: Any) -> None:
         """Record an event of the row."""
         self.events.append(Event(seat, kind, extra))
 
@@ -261,14 +265,17 @@ def _row(st: State, record: Record, number: int, ag: Mapping) -> Row:
     else:
         for seat in range(st.players):
             led.say(seat, "redeal")
-    return Row(
+    # Built without the frozen dataclass's per-field __setattr__: a row per record.
+    row = object.__new__(Row)
+    row.__dict__.update(
         n=number, type=record.type, dealer=dealer,
         declarer=getattr(record, "declarer", None), contract=getattr(record, "contract", None),
         golden=golden, dark=bool(getattr(record, "dark", False)), result=result,
-        delta=tuple(a - b for a, b in zip(st.score, before, strict=True)),
+        delta=tuple([a - b for a, b in zip(st.score, before, strict=True)]),
         score=tuple(st.score), events=tuple(led.events),
-        why=tuple(tuple(w) for w in led.why), barrel=_barrel_seats(st, ag),
+        why=tuple([tuple(w) for w in led.why]), barrel=_barrel_seats(st, ag),
     )
+    return row
 
 
 # --- a played or conceded deal ---------------------------------------------------

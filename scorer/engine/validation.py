@@ -16,7 +16,7 @@ MAX_ADJUSTMENT = 100_000
 MAX_SCORE = 1_000_000
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: built once per record, and only read
 class DealContext:
     """What validation needs to know about the game just before a record."""
 
