@@ -28,7 +28,11 @@ MARRIAGE_VALUES = {"hearts": 100, "diamonds": 80, "clubs": 60, "spades": 40, "ac
 
 
 def marriage_value(suit: str) -> int:
-    """A declared marriage's value; a half marriage is worth half its suit."""
+    """A declared marriage's value; a half marriage is worth half its suit.
+
+    >>> marriage_value("hearts"), marriage_value("half_diamonds"), marriage_value("ace")
+    (100, 40, 200)
+    """
     if suit.startswith("half_"):
         return MARRIAGE_VALUES[suit.removeprefix("half_")] // 2
     return MARRIAGE_VALUES[suit]
@@ -42,7 +46,13 @@ def marriage_sign(suit: str) -> str:
 
 
 def round_points(points: int, mode: str) -> int:
-    """§4 step 2: nearest5 (1–2 down, 3–4 up), nearest10 (5 up) or none."""
+    """§4 step 2: nearest5 (1–2 down, 3–4 up), nearest10 (5 up) or none.
+
+    >>> round_points(42, "nearest5"), round_points(43, "nearest5"), round_points(47, "nearest5")
+    (40, 45, 45)
+    >>> round_points(45, "nearest10"), round_points(44, "nearest10"), round_points(43, "none")
+    (50, 40, 43)
+    """
     if mode == "nearest5":
         rest = points % 5
         return points - rest if rest <= 2 else points + 5 - rest
@@ -53,7 +63,13 @@ def round_points(points: int, mode: str) -> int:
 
 
 def raspis_payout(contract: int, rule: str) -> int:
-    """§4 step 7: what each opponent gets for a concession."""
+    """§4 step 7: what each opponent gets for a concession.
+
+    >>> [raspis_payout(c, "half") for c in (105, 120, 140)]
+    [55, 60, 70]
+    >>> [raspis_payout(c, "sixty_or_half") for c in (120, 140)], raspis_payout(200, "sixty")
+    ([60, 70], 60)
+    """
     half = -(-contract // 10) * 10 // 2
     if rule == "sixty":
         return 60
