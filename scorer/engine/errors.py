@@ -9,6 +9,8 @@ from typing import Any
 RULE_TEXTS: dict[str, tuple[str, str]] = {
     # game level
     "json": ("unreadable JSON ({detail})", "не читается как JSON ({detail})"),
+    "json.object": ("the file must hold one JSON object (a thousand-game/1 log)",
+                    "в файле должен быть один объект JSON (запись thousand-game/1)"),
     "format": ("must be \"thousand-game/1\"", "должно быть «thousand-game/1»"),
     "unknown_key": ("unknown key {key!r}", "неизвестный ключ {key!r}"),
     "type": ("must be {expected}", "должно быть: {expected}"),

@@ -21,7 +21,15 @@ from scorer.engine.protocol import (
     Reason,
     Row,
 )
-from scorer.engine.records import Adjustment, Game, Play, Raspis, Record
+from scorer.engine.records import (
+    Adjustment,
+    Game,
+    Play,
+    Raspis,
+    Record,
+    game_to_json,
+    parse_game,
+)
 from scorer.engine.validation import DealContext, validate
 
 MARRIAGE_VALUES = {"hearts": 100, "diamonds": 80, "clubs": 60, "spades": 40, "ace": 200}
@@ -235,6 +243,18 @@ def replay(game: Game, resume: ReplayState | None = None) -> Protocol:
         rows = [_row(state, record, number, ag) for number, record in enumerate(game.deals, 1)]
         return _protocol(game.players, state, tuple(rows), ag)
     return replay_state(game, resume).protocol()
+
+
+def checked_parts(data: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A log (JSON data or a Game) as a store keeps it: (head, deal records), normalised.
+
+    The whole game is replayed first, so a log is accepted only if every deal is valid;
+    the first bad thing raises RuleError.
+    """
+    game = data if isinstance(data, Game) else parse_game(data)
+    replay(game)
+    log = game_to_json(game)
+    return log, log.pop("deals", [])
 
 
 def _thaw(state: ReplayState) -> State:
