@@ -61,12 +61,20 @@ def test_checked_parts_replays_every_deal():
 
 
 SCORER = Path(__file__).resolve().parents[2] / "scorer"
+Q = "[\"']"  # either quote
+
+
+def _words(*words: str) -> str:
+    """A tuple literal of these strings."""
+    return r"\(\s*" + r",\s*".join(Q + w + Q for w in words)
+
+
 ONCE = {
     "MAX_DEALS": re.compile(r"^MAX_DEALS\s*=", re.M),
     "MAX_NAME": re.compile(r"^MAX_NAME\s*=", re.M),
-    "the format name": re.compile(r"""=\s*["']thousand-game/1["']|["']format["']:\s*["']thousand-game/1"""),
-    "the suits": re.compile(r"""\(\s*["']hearts["'],\s*["']diamonds["'],\s*["']clubs["'],\s*["']spades["']\s*\)"""),
-    "adjustment reasons": re.compile(r"""\(\s*["']cut_nines["'],\s*["']four_nines["'],\s*["']misdeal["']"""),
+    "the format name": re.compile(rf"=\s*{Q}thousand-game/1|{Q}format{Q}:\s*{Q}thousand-game/1"),
+    "the suits": re.compile(_words("hearts", "diamonds", "clubs", "spades")),
+    "adjustment reasons": re.compile(_words("cut_nines", "four_nines", "misdeal")),
 }
 
 
