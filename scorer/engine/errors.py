@@ -11,6 +11,7 @@ from scorer.engine.texts import N_, Text, tr
 # the rule rests on, if any. ``{name}`` takes a value from params.
 RULE_TEXTS: dict[str, Text] = {
     "json": Text(N_("unreadable JSON ({detail})")),
+    "json.object": Text(N_("the file must hold one JSON object (a thousand-game/1 log)")),
     "format": Text(N_("must be \"thousand-game/1\"")),
     "unknown_key": Text(N_("unknown key {key!r}")),
     "type": Text(N_("must be {expected}")),
@@ -80,6 +81,8 @@ RULE_TEXTS: dict[str, Text] = {
     "amount.cut_nines": Text(N_("must be -{penalty}"), "cut_nines_penalty"),
     "amount.four_nines": Text(N_("must be {bonus}"), "four_nines_bonus"),
     "amount.zero": Text(N_("must not be 0")),
+    "amount.range": Text(N_("must be from -{max} to {max} (got {got})")),
+    "amount.total": Text(N_("would take seat {seat}'s score to {total}, beyond ±{max}")),
 }
 
 # The ``expected`` shapes quoted by the "type" rule, translated when shown.
@@ -97,6 +100,17 @@ def _expected(text: str, lang: str) -> str:
     return _SHAPE_WORD.sub(lambda m: tr(lang, _SHAPE_WORDS[m.group(1)]), text)
 
 
+def _quotable(value: Any) -> Any:
+    """A huge integer as 1.2e400: str() of it is slow, or refused past 4300 digits."""
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) < 10**15:
+        return value
+    exponent = int((abs(value).bit_length() - 1) * 0.30103)  # log10(2), may be one short
+    while abs(value) >= 10 ** (exponent + 1):
+        exponent += 1
+    lead = abs(value) // 10 ** (exponent - 1)  # the first two digits
+    return f"{'-' if value < 0 else ''}{lead // 10}.{lead % 10}e{exponent}"
+
+
 class RuleError(ValueError):
     """A refused game or record: names the deal, the field and the rule."""
 
@@ -109,7 +123,7 @@ class RuleError(ValueError):
             agreement = RULE_TEXTS[rule].agreement
         self.agreement = agreement
         self.seat = seat
-        self.params = params
+        self.params = {k: _quotable(v) for k, v in params.items()}
         super().__init__(self.message("en"))
 
     def text(self, lang: str = "en") -> str:

@@ -3,11 +3,29 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from scorer.engine.texts import N_, Text, tr
 
 PROTOCOL_FORMAT = "thousand-protocol/1"
+
+# The closed sets of the protocol (tests/engine/test_types.py keeps them in step).
+RowType = Literal["play", "raspis", "redeal", "adjustment"]
+RowResult = Literal["made", "failed", "raspis"]
+EventKind = Literal["bolt", "bolt_penalty", "raspis_penalty", "barrel_enter", "barrel_leave",
+                    "barrel_fall", "three_falls_zero", "samosval", "win", "golden_reset",
+                    "golden_replay"]
+ReasonCode = Literal[
+    "points", "points_rounded", "marriage", "made", "made_taken", "failed", "doubled",
+    "dark_cap", "dark_failed", "not_doubled", "talon_marriage_doubled", "deal_passes",
+    "sits_out", "talon_points", "talon_aces", "talon_marriage", "raspis_declarer",
+    "raspis_free", "raspis_payout", "raspis_penalty", "frozen", "frozen_failed", "bolt",
+    "bolt_double", "bolt_run", "bolt_penalty", "barrel_leave", "barrel_attempt",
+    "barrel_attempt_unlimited", "fall_attempts", "fall_push_off", "fall_simultaneous",
+    "three_falls", "samosval", "win", "barrel_enter", "barrel_clamp", "golden_reset",
+    "golden_replay", "adjustment", "redeal",
+]
+REASON_CODES: tuple[str, ...] = get_args(ReasonCode)
 
 SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠", "ace": "A"}
 
@@ -72,7 +90,11 @@ WORDS: dict[str, str] = {
 
 
 def signed(value: int) -> str:
-    """+20, −120, 0: the way a score sheet writes a change."""
+    """+20, −120, 0: the way a score sheet writes a change (a real minus sign).
+
+    >>> signed(20), signed(-120), signed(0)
+    ('+20', '−120', '0')
+    """
     return f"{value:+d}".replace("-", "−") if value else "0"
 
 
@@ -85,7 +107,7 @@ def word(key: str, lang: str) -> str:
 class Reason:
     """One step's explanation of a seat's delta."""
 
-    code: str
+    code: ReasonCode
     params: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -109,10 +131,10 @@ class Event:
     """Something that happened to a seat in a row (bolt, barrel_enter, win, ...)."""
 
     seat: int | None
-    kind: str
+    kind: EventKind
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """``{"seat": N, "kind": ...}`` plus weight or cause."""
         return {"seat": self.seat, "kind": self.kind, **self.extra}
 
@@ -130,13 +152,13 @@ class Row:
     """One record's line on the protocol."""
 
     n: int
-    type: str
+    type: RowType
     dealer: int
     declarer: int | None
     contract: int | None
     golden: bool
     dark: bool
-    result: str | None
+    result: RowResult | None
     delta: tuple[int, ...]
     score: tuple[int, ...]
     events: tuple[Event, ...]
@@ -147,7 +169,7 @@ class Row:
         """Every seat's reasons, worded in ``lang``."""
         return [[r.text(lang) for r in seat] for seat in self.why]
 
-    def to_json(self, lang: str = "en") -> dict:
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
         """The row as docs/GAME-FORMAT.md writes it."""
         return {"n": self.n, "type": self.type, "dealer": self.dealer,
                 "declarer": self.declarer, "contract": self.contract,
@@ -181,7 +203,7 @@ class Protocol:
     next: NextDeal | None
     winner: int | None
 
-    def to_json(self, lang: str = "ru") -> dict:
+    def to_json(self, lang: str = "ru") -> dict[str, Any]:
         """The protocol as ``thousand-protocol/1``."""
         nxt = self.next
         return {
