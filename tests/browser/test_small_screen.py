@@ -10,7 +10,7 @@ import json
 import re
 
 import pytest
-from phone_browser import ARGS, HOST_KEY, PHONE, score  # noqa: F401
+from phone_browser import HOST_KEY, PHONE, score
 
 from scorer.engine import parse_game, replay
 
@@ -66,9 +66,15 @@ def sized(browser, viewport, *, js=True):
     return ctx, ctx.new_page()
 
 
+def totals(page) -> list[int]:
+    """The big totals on the game page."""
+    return [score(t) for t in page.locator("#totals .score").all_inner_texts()]
+
+
 def no_page_overflow(page):
     """The page never scrolls sideways."""
-    width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    width = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert width[0] <= width[1], f"page is {width[0]} px wide in a {width[1]} px screen"
 
 
@@ -77,13 +83,15 @@ def test_cards_and_rows_fit_four_long_names_and_minus_1000(browser, live_server)
     ctx, page = sized(browser, PHONE)
     try:
         open_game(page, live_server, long_game())
-        assert [score(t) for t in page.locator("#totals .score").all_inner_texts()] == [-1000] * 4
+        assert totals(page) == [-1000] * 4
         no_page_overflow(page)
         cards = page.evaluate("""[...document.querySelectorAll('#totals .total')].map(c => {
             const name = c.querySelector('.name'), sc = c.querySelector('.score');
             const line = parseFloat(getComputedStyle(sc).lineHeight);
-            return {card: [c.scrollWidth, c.clientWidth], name: [name.scrollWidth, name.clientWidth],
-                    score: [sc.scrollWidth, sc.clientWidth], lines: sc.getBoundingClientRect().height / line,
+            return {card: [c.scrollWidth, c.clientWidth],
+                    name: [name.scrollWidth, name.clientWidth],
+                    score: [sc.scrollWidth, sc.clientWidth],
+                    lines: sc.getBoundingClientRect().height / line,
                     right: c.getBoundingClientRect().right};
         })""")
         for c in cards:
@@ -97,12 +105,15 @@ def test_cards_and_rows_fit_four_long_names_and_minus_1000(browser, live_server)
                     t.parentElement.getBoundingClientRect().right]; })()""")
         assert table[0] <= table[3] + 0.5, f"the protocol is wider than the screen: {table}"
         # In every cell the total and its marks («—», «!», «✓») share one line.
-        dropped = page.evaluate("""[...document.querySelectorAll('#protocol td.cell summary')].flatMap(s => {
+        dropped = page.evaluate("""[...document.querySelectorAll('#protocol td.cell summary')]
+          .flatMap(s => {
             const sc = s.querySelector('.sc'), mk = s.querySelector('.mark');
-            if (!mk) return [];
+            const out = s.scrollWidth > s.clientWidth ? [s.closest('tr').id + ' overflows'] : [];
+            if (!mk) return out;
             const a = sc.getBoundingClientRect(), b = mk.getBoundingClientRect();
-            return Math.abs(a.bottom - b.bottom) > 4 ? [s.closest('tr').id + ': ' + s.innerText] : [];
-        })""")
+            const id = s.closest('tr').id + ': ' + s.innerText;
+            return Math.abs(a.bottom - b.bottom) > 4 ? out.concat([id]) : out;
+          })""")
         assert page.locator("#protocol td.cell .mark").count() > 10
         assert dropped == [], f"marks dropped to their own line: {dropped[:5]}"
         page.screenshot(path="/tmp/screen-11-game.png", full_page=True)
@@ -131,8 +142,11 @@ def test_chart_text_is_legible_and_labels_are_not_overdrawn(browser, live_server
             return [...svg.querySelectorAll('text')].filter(t => /бочка|цель/.test(t.textContent))
               .map(t => { const r = t.getBoundingClientRect(); const hits = [];
                 for (let i = 1; i < 8; i++) for (let j = 1; j < 4; j++) {
-                  const el = document.elementFromPoint(r.left + r.width * i / 8, r.top + r.height * j / 4);
-                  if (el && el !== t && el.tagName !== 'svg' && el.tagName !== 'rect') hits.push(el.tagName);
+                  const el = document.elementFromPoint(r.left + r.width * i / 8,
+                                                       r.top + r.height * j / 4);
+                  if (el && el !== t && !['svg', 'rect'].includes(el.tagName)) {
+                    hits.push(el.tagName);
+                  }
                 }
                 return [t.textContent, hits]; }); })()""")
         assert [t for t, _ in labels] == ["бочка 880", "цель 1000"]
@@ -148,12 +162,13 @@ def test_protocol_header_stays_in_view(browser, live_server):
     try:
         open_game(page, live_server, long_game())
         page.evaluate("document.getElementById('row-20').scrollIntoView({block: 'center'})")
-        head = page.evaluate("""(() => { const th = document.querySelector('#protocol thead th:nth-child(3)');
+        head = page.evaluate("""(() => {
+            const th = document.querySelector('#protocol thead th:nth-child(3)');
             const r = th.getBoundingClientRect();
             const el = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
             return [r.top, r.bottom, th.textContent, el === th || th.contains(el)]; })()""")
         assert page.evaluate("document.getElementById('row-1').getBoundingClientRect().bottom") < 0
-        assert -1 <= head[0] and head[1] <= 120, f"the names scrolled away: {head}"
+        assert head[0] >= -1 and head[1] <= 120, f"the names scrolled away: {head}"
         assert head[2] == NAMES[0] and head[3], f"the header is covered: {head}"
         page.screenshot(path="/tmp/screen-13-scrolled.png")
     finally:
@@ -211,7 +226,7 @@ def test_penalty_amount_follows_its_reason(browser, live_server):
         page.screenshot(path="/tmp/screen-15-adjustment.png", full_page=True)
         page.click("button[value=adjustment]")
         page.wait_for_url(re.compile(r"/g/[^/]+(#.*)?$"))
-        assert [score(t) for t in page.locator("#totals .score").all_inner_texts()] == [50, 20, 0]
+        assert totals(page) == [50, 20, 0]
     finally:
         ctx.close()
 
@@ -228,7 +243,7 @@ def test_penalty_amount_without_javascript(browser, live_server):
         page.select_option("#player", "1")
         page.click("button[value=adjustment]")
         page.wait_for_url(re.compile(r"/g/[^/]+(#.*)?$"))
-        assert [score(t) for t in page.locator("#totals .score").all_inner_texts()] == [100, -80, 0]
+        assert totals(page) == [100, -80, 0]
         page.goto(game + "/deal")
         page.locator("#adjustment summary").click()
         page.select_option("#reason", "other")
@@ -237,7 +252,7 @@ def test_penalty_amount_without_javascript(browser, live_server):
         page.check("#amount-minus")
         page.click("button[value=adjustment]")
         page.wait_for_url(re.compile(r"/g/[^/]+(#.*)?$"))
-        assert [score(t) for t in page.locator("#totals .score").all_inner_texts()] == [100, -80, -30]
+        assert totals(page) == [100, -80, -30]
     finally:
         ctx.close()
 
@@ -259,8 +274,8 @@ def test_landscape_uses_the_width(browser, live_server):
         preview = page.locator("#preview").bounding_box()
         save = page.locator("#save").bounding_box()
         assert form["x"] + form["width"] <= preview["x"], (form, preview)
-        assert preview["y"] < LANDSCAPE["height"] and save["y"] + save["height"] <= LANDSCAPE["height"], \
-            "the preview and «Сохранить» are on the first screen"
+        assert preview["y"] < LANDSCAPE["height"], "the preview is on the first screen"
+        assert save["y"] + save["height"] <= LANDSCAPE["height"], "so is «Сохранить»"
         page.screenshot(path="/tmp/screen-16-deal.png")
     finally:
         ctx.close()
