@@ -175,7 +175,7 @@ def test_protocol_header_stays_in_view(browser, live_server):
         ctx.close()
 
 
-@pytest.mark.parametrize(("step", "top"), [(5, 300), (10, 200)])
+@pytest.mark.parametrize(("step", "top"), [(5, 300), (10, 250)])
 def test_higher_contracts_in_one_more_tap(browser, live_server, step, top):
     """Item 14: from 150 to the game's max_contract, in its bid_step, two taps away."""
     ctx, page = sized(browser, PHONE)
