@@ -22,7 +22,7 @@ def chart_svg(loaded: Loaded) -> Markup | None:
     """The running-totals chart as inline SVG; None before the first deal."""
     if loaded.protocol is None or not loaded.protocol.rows:
         return None
-    return Markup(chart.totals_svg(loaded.game, loaded.protocol, lang=lang()))
+    return Markup(chart.totals_svg(loaded.game, loaded.protocol, lang=lang(), layout=chart.PHONE))
 
 
 def context(row: GameRow, editable: bool, loaded: Loaded | None = None, *,
