@@ -28,6 +28,7 @@ class Loaded:
     game: Game | None
     protocol: Protocol | None
     error: RuleError | None
+    generation: str = ""
 
     @property
     def live(self) -> list[DealSlot]:
@@ -57,10 +58,12 @@ def run(row: GameRow, records: list[dict]) -> tuple[Game, Protocol]:
 
 
 class ReplayCache:
-    """Replays by (game id, version): a page view of an unchanged game replays nothing.
+    """Replays by (database generation, game id, version): a page view of an unchanged
+    game replays nothing.
 
     Safe because a version number names one exact list of records (every change
-    bumps it in the same transaction) and Game/Protocol are immutable. Only this
+    bumps it in the same transaction) and Game/Protocol are immutable; the generation
+    changes when a restore puts another file (with the same ids and versions) in place. Only this
     process's memory holds them; scores are never stored. The size covers the games
     list, which shows every visible game's totals: a host with a few hundred games must
     not replay them all on each view. A replayed 120-deal game takes about 230 kB, so a
@@ -69,10 +72,10 @@ class ReplayCache:
 
     def __init__(self, size: int = 512):
         self.size = size
-        self.items: OrderedDict[tuple[int, int], tuple] = OrderedDict()
+        self.items: OrderedDict[tuple, tuple] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: tuple[int, int]):
+    def get(self, key: tuple):
         """The cached (game, protocol, error) or None."""
         with self.lock:
             found = self.items.get(key)
@@ -80,7 +83,7 @@ class ReplayCache:
                 self.items.move_to_end(key)
             return found
 
-    def put(self, key: tuple[int, int], value: tuple) -> None:
+    def put(self, key: tuple, value: tuple) -> None:
         """Remember a replay, dropping the oldest beyond the size."""
         with self.lock:
             self.items[key] = value
@@ -97,11 +100,12 @@ def load(row: GameRow, *, replayed: bool = True) -> Loaded:
     """Load a game's slots and replay them (an error is kept, not raised)."""
     st = get_store()
     with st.snapshot():  # the version and the slots from the same state of the file
+        generation = st.generation()
         version = st.version(row.id)
         slots = st.slots(row.id)
     if not replayed:
-        return Loaded(row, version, slots, None, None, None)
-    key = (row.id, version)
+        return Loaded(row, version, slots, None, None, None, generation)
+    key = (generation, row.id, version)
     cache = replays()
     cached = cache.get(key)
     if cached is None:
@@ -111,12 +115,34 @@ def load(row: GameRow, *, replayed: bool = True) -> Loaded:
         except RuleError as err:
             cached = (None, None, err)
         cache.put(key, cached)
-    return Loaded(row, version, slots, *cached)
+    return Loaded(row, version, slots, *cached, generation)
 
 
-def remember_replay(row: GameRow, version: int, game: Game, protocol: Protocol) -> None:
+def remember_replay(row: GameRow, version: int, game: Game, protocol: Protocol,
+                    generation: str | None = None) -> None:
     """Cache a replay already made for exactly this version's records."""
-    replays().put((row.id, version), (game, protocol, None))
+    if generation is None:
+        generation = get_store().generation()
+    replays().put((generation, row.id, version), (game, protocol, None))
+
+
+def score_candidate(loaded: Loaded, record: dict, slot_id: int | None
+                    ) -> tuple[Game, Protocol, int]:
+    """The game and protocol with this record added (or put in place of live slot
+    slot_id) and the record's deal number; raises RuleError, KeyError for a slot that is
+    not live."""
+    records = list(loaded.records)
+    if slot_id is None:
+        records.append(record)
+        deal_no = len(records)
+    else:
+        index = next((i for i, s in enumerate(loaded.live) if s.id == slot_id), None)
+        if index is None:
+            raise KeyError(slot_id)
+        records[index] = record
+        deal_no = index + 1
+    game, protocol = run(loaded.row, records)
+    return game, protocol, deal_no
 
 
 def winner_of(row: GameRow) -> int | None:

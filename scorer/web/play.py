@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from scorer.engine import RuleError
 from scorer.store import LimitError, StaleError
-from scorer.web import access, deal_input, game_page, sheet_files
+from scorer.web import access, deal_input, game_page, sheet_files, view
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
 from scorer.web.i18n import lang
@@ -39,8 +39,8 @@ def edit_row(token: str):
 def game(token: str):
     """The game page with totals, state, protocol and the scorekeeper's buttons."""
     row = edit_row(token)
-    ctx = game_page.context(row, editable=True)
-    return render_template("game/page.html", confirm=ConfirmForm(), **ctx)
+    return view.cached_page(row, True, lambda loaded, _tag: render_template(
+        "game/page.html", confirm=ConfirmForm(), **game_page.context(row, True, loaded)))
 
 
 def setup_of(loaded: Loaded, slot_id: int | None = None) -> deal_input.Setup:
