@@ -150,6 +150,13 @@ class Store:
         self.db = db
         self.last_version = 0  # the version the last add_deal/revise_deal left
 
+    def _query(self, sql: str, params: list | None = None) -> Iterator[dict]:
+        """Rows as dicts (plain execute: sqlite-utils' query() adds a savepoint per call)."""
+        cursor = self.db.execute(sql, params or [])
+        names = [d[0] for d in cursor.description]
+        for row in cursor:
+            yield dict(zip(names, row, strict=True))
+
     @contextlib.contextmanager
     def writing(self) -> Iterator[Store]:
         """A write transaction taken up front, so validation sees the final state."""
@@ -203,20 +210,20 @@ class Store:
 
     def game(self, game_id: int) -> GameRow | None:
         """The game with this id, or None."""
-        rows = list(self.db.query("select * from games where id = ?", [game_id]))
+        rows = list(self._query("select * from games where id = ?", [game_id]))
         return _game_row(rows[0]) if rows else None
 
     def game_by_edit_token(self, token: str) -> GameRow | None:
         """The game this edit token opens, or None (a view token opens nothing here)."""
         # One indexed lookup on the edit column only: a view token is as unknown to an
         # edit page as a made-up one, so no answer tells the two apart.
-        rows = list(self.db.query("select * from games where edit_token = ?", [token]))
+        rows = list(self._query("select * from games where edit_token = ?", [token]))
         return _game_row(rows[0]) if rows else None
 
     def game_by_token(self, token: str) -> tuple[GameRow, bool] | None:
         """The game an edit or view token opens, and whether it may edit."""
         rows = list(
-            self.db.query(
+            self._query(
                 "select * from games where edit_token = ? or view_token = ?", [token, token]
             )
         )
@@ -228,12 +235,12 @@ class Store:
     def games(self, tokens: list[str] | None) -> list[GameRow]:
         """Games newest first: those whose tokens are given, or all when tokens is None."""
         if tokens is None:
-            rows = self.db.query("select * from games order by updated desc, id desc")
+            rows = self._query("select * from games order by updated desc, id desc")
         elif not tokens:
             return []
         else:
             marks = ",".join("?" * len(tokens))
-            rows = self.db.query(
+            rows = self._query(
                 f"select * from games where edit_token in ({marks}) or view_token in ({marks})"
                 " order by updated desc, id desc",
                 [*tokens, *tokens],
@@ -250,7 +257,7 @@ class Store:
 
     def version(self, game_id: int) -> int:
         """The game's change counter (cheap: used for ETags)."""
-        rows = list(self.db.query("select version from games where id = ?", [game_id]))
+        rows = list(self._query("select version from games where id = ?", [game_id]))
         return rows[0]["version"] if rows else 0
 
     def expect_version(self, game_id: int, based_on: int | None) -> None:
@@ -273,7 +280,7 @@ class Store:
 
     def slots(self, game_id: int) -> list[DealSlot]:
         """Every deal slot of the game in order, with its latest revision."""
-        rows = self.db.query(
+        rows = self._query(
             """
             select d.id, d.seq, r.rev, r.record from deals d
             join revisions r on r.deal_id = d.id
@@ -294,7 +301,7 @@ class Store:
 
     def history(self, deal_id: int) -> list[dict]:
         """Every revision of one deal, oldest first."""
-        rows = self.db.query(
+        rows = self._query(
             "select rev, record, note, created from revisions where deal_id = ? order by rev",
             [deal_id],
         )
@@ -395,7 +402,7 @@ class Store:
 
     def last_record(self, deal_id: int) -> dict | None:
         """The newest non-empty record of a deal (what a restore brings back)."""
-        rows = self.db.query(
+        rows = self._query(
             "select record from revisions where deal_id = ? and record is not null"
             " order by rev desc limit 1",
             [deal_id],

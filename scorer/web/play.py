@@ -18,7 +18,7 @@ from scorer.web import access, deal_input, game_page, sheet_files, view
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
 from scorer.web.i18n import lang
-from scorer.web.logs import Loaded, load, remember_replay, run
+from scorer.web.logs import Loaded, load, remember_replay, run, score_candidate
 
 bp = Blueprint("play", __name__, url_prefix="/g")
 
@@ -97,9 +97,9 @@ def keyed(err: RuleError, deal_no: int) -> dict[tuple[str, int | None], str]:
 
 def preview_of(loaded: Loaded, record: dict, slot_id: int | None):
     """Replay with the candidate; return (row of the new deal, protocol) or a RuleError."""
-    records, deal_no = candidate(loaded, record, slot_id)
+    _records, deal_no = candidate(loaded, record, slot_id)
     try:
-        _game, protocol = run(loaded.row, records)
+        _game, protocol, _no = score_candidate(loaded, record, slot_id)
     except RuleError as err:
         return None, keyed(err, deal_no)
     return protocol.rows[deal_no - 1], protocol
@@ -208,13 +208,14 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
                 st.add_deal(row.id, record)
             else:
                 st.revise_deal(row.id, slot_id, record, "edit")
-            version = st.version(row.id)
+            version = st.last_version
     except StaleError:
         return refuse_stale(load(row), slot_id, loaded.version)
     except LimitError as err:
         entry.errors[("top", None)] = _("A game holds at most %(max)d deals.", max=err.limit)
         return show_form(loaded, setup, entry, slot_id, status=422)
-    remember_replay(row, version, *checked)  # the page we redirect to needs no replay
+    # The page we redirect to needs no replay.
+    remember_replay(row, version, *checked, loaded.generation)
     if slot_id is not None:
         note_changes(loaded, load(row), "edit", slot_id)
     return redirect(url_for("play.game", token=row.edit_token) + "#protocol")
@@ -222,9 +223,9 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
 
 def checked_replay(loaded: Loaded, record: dict, slot_id: int | None, entry):
     """(game, protocol) with the record in place, or None with the refusal put in entry."""
-    records, deal_no = candidate(loaded, record, slot_id)
+    _records, deal_no = candidate(loaded, record, slot_id)
     try:
-        return run(loaded.row, records)
+        return score_candidate(loaded, record, slot_id)[:2]
     except RuleError as err:
         entry.errors.update(keyed(err, deal_no))
         return None

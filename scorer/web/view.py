@@ -12,8 +12,16 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 
-from flask import (Blueprint, Response, current_app, make_response, redirect, request, session,
-                   url_for)
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    make_response,
+    redirect,
+    request,
+    session,
+    url_for,
+)
 from flask_wtf.csrf import generate_csrf
 
 from scorer.web import access, game_page, sheet_files
