@@ -76,7 +76,7 @@ class ReplayCache:
         self.lock = threading.Lock()
 
     def get(self, key: tuple):
-        """The cached (game, protocol, error) or None."""
+        """The cached (game, protocol, error, slots or None) or None."""
         with self.lock:
             found = self.items.get(key)
             if found is not None:
@@ -102,28 +102,33 @@ def load(row: GameRow, *, replayed: bool = True) -> Loaded:
     with st.snapshot():  # the version and the slots from the same state of the file
         generation = st.generation()
         version = st.version(row.id)
-        slots = st.slots(row.id)
+        key = (generation, row.id, version)
+        cached = replays().get(key) if replayed else None
+        # A version names one exact list of slots too: a cached one reads no deals.
+        slots = cached[3] if cached is not None and cached[3] is not None else (
+            st.slots(row.id))
     if not replayed:
         return Loaded(row, version, slots, None, None, None, generation)
-    key = (generation, row.id, version)
-    cache = replays()
-    cached = cache.get(key)
     if cached is None:
         records = [s.record for s in slots if s.record is not None]
         try:
-            cached = (*run(row, records), None)
+            cached = (*run(row, records), None, slots)
         except RuleError as err:
-            cached = (None, None, err)
-        cache.put(key, cached)
-    return Loaded(row, version, slots, *cached, generation)
+            cached = (None, None, err, slots)
+        replays().put(key, cached)
+    elif cached[3] is None:
+        cached = (*cached[:3], slots)
+        replays().put(key, cached)
+    return Loaded(row, version, slots, *cached[:3], generation)
 
 
 def remember_replay(row: GameRow, version: int, game: Game, protocol: Protocol,
                     generation: str | None = None) -> None:
-    """Cache a replay already made for exactly this version's records."""
+    """Cache a replay already made for exactly this version's records (its slots are
+    read on the next load)."""
     if generation is None:
         generation = get_store().generation()
-    replays().put((generation, row.id, version), (game, protocol, None))
+    replays().put((generation, row.id, version), (game, protocol, None, None))
 
 
 def score_candidate(loaded: Loaded, record: dict, slot_id: int | None
