@@ -29,12 +29,23 @@ from scorer.engine.records import (
     parse_record,
     record_to_json,
 )
-from scorer.engine.scoring import marriage_value, raspis_payout, replay, round_points
+from scorer.engine.scoring import (
+    ReplayState,
+    advance,
+    marriage_value,
+    raspis_payout,
+    replay,
+    replay_state,
+    round_points,
+    start,
+)
 
 __all__ = [
     "MARRIAGES", "SUITS", "Adjustment", "Agreements", "BarrelSeat", "Catalog", "Event",
     "Game", "Group", "NextDeal", "Play", "Preset", "Prikup", "Protocol", "Raspis",
-    "Reason", "Record", "Redeal", "Row", "RuleError", "Spec", "catalog", "game_to_json",
+    "Reason", "Record", "Redeal", "ReplayState", "Row", "RuleError", "Spec", "advance",
+    "catalog", "game_to_json",
     "marriage_value", "parse_game", "parse_record", "raspis_payout", "record_to_json",
-    "replay", "resolve_agreements", "round_points", "signed", "word",
+    "replay", "replay_state", "resolve_agreements", "round_points", "signed", "start",
+    "word",
 ]

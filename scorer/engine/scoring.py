@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
+from scorer.engine.catalog import Agreements
 from scorer.engine.protocol import (
     SUIT_SIGNS,
     BarrelSeat,
@@ -136,13 +138,103 @@ _ACTIVE = {n: tuple(tuple(s for s in range(n) if n < 4 or s != d) for d in range
            for n in (2, 3, 4)}
 
 
-def replay(game: Game) -> Protocol:
-    """Replay every record of ``game``; the first refused record raises RuleError."""
-    ag = dict(game.agreements)  # a plain dict: read hundreds of times per deal
+@dataclass(frozen=True)
+class ReplayState:
+    """A game replayed up to some record: its rows and all the next record depends on.
+
+    Immutable: :func:`advance` returns a new state and leaves the given one as it was, so
+    a caller may keep one per version of a game (or periodic snapshots) and score only
+    the records after it.
+    """
+
+    players: tuple[str, ...]
+    agreements: Agreements
+    rows: tuple[Row, ...]
+    dealer: int
+    golden_left: int
+    golden_made: bool
+    winner: int | None
+    score: tuple[int, ...]
+    bolts: tuple[int, ...]
+    falls: tuple[int, ...]
+    raspis: tuple[int, ...]
+    barrel: tuple[tuple[int, int], ...]  # (seat, attempts used), by seat
+    # The agreements as a plain dict (read hundreds of times per deal); never mutated.
+    ag: Mapping[str, Any] = field(compare=False, repr=False, default_factory=dict)
+
+    @property
+    def deals(self) -> int:
+        """How many records this state has scored."""
+        return len(self.rows)
+
+    def protocol(self) -> Protocol:
+        """The protocol of the records scored so far."""
+        return _protocol(self.players, _thaw(self), self.rows, self.ag)
+
+
+def start(game: Game) -> ReplayState:
+    """The state before the first record of ``game`` (its records are not read)."""
+    ag = dict(game.agreements)
     n = len(game.players)
     st = State(players=n, dealer=game.first_dealer, golden_left=n if ag["golden"] else 0)
-    rows = [_row(st, record, number, ag) for number, record in enumerate(game.deals, 1)]
-    return _protocol(game, st, rows, ag)
+    return _snapshot(st, game.players, game.agreements, ag, ())
+
+
+def advance(state: ReplayState, record: Record) -> ReplayState:
+    """Validate and score one more record; a refused record raises RuleError."""
+    st = _thaw(state)
+    row = _row(st, record, len(state.rows) + 1, state.ag)
+    return _snapshot(st, state.players, state.agreements, state.ag, (*state.rows, row))
+
+
+def replay_state(game: Game, resume: ReplayState | None = None) -> ReplayState:
+    """Replay ``game``'s records after ``resume`` (from the start without it).
+
+    ``resume`` must come from the same players, agreements and first records of
+    ``game``; only the records after its last row are read.
+    """
+    if resume is None:
+        resume = start(game)
+    elif (resume.players != game.players or len(resume.rows) > len(game.deals)
+          or resume.ag != dict(game.agreements)):
+        raise ValueError("the state to resume from belongs to another game")
+    st = _thaw(resume)
+    first = len(resume.rows)
+    rows = [_row(st, record, number, resume.ag)
+            for number, record in enumerate(game.deals[first:], first + 1)]
+    return _snapshot(st, resume.players, resume.agreements, resume.ag, (*resume.rows, *rows))
+
+
+def replay(game: Game, resume: ReplayState | None = None) -> Protocol:
+    """Replay every record of ``game`` (or those after ``resume``); RuleError on a refusal."""
+    if resume is None:
+        # The common case, kept free of the snapshot's copies.
+        st = start(game)
+        ag = st.ag
+        state = _thaw(st)
+        rows = [_row(state, record, number, ag) for number, record in enumerate(game.deals, 1)]
+        return _protocol(game.players, state, tuple(rows), ag)
+    return replay_state(game, resume).protocol()
+
+
+def _thaw(state: ReplayState) -> State:
+    """A fresh mutable copy of a kept state."""
+    st = State(players=len(state.players), dealer=state.dealer, golden_left=state.golden_left,
+               golden_made=state.golden_made, winner=state.winner)
+    st.score, st.bolts = list(state.score), list(state.bolts)
+    st.falls, st.raspis = list(state.falls), list(state.raspis)
+    st.barrel = dict(state.barrel)
+    return st
+
+
+def _snapshot(st: State, players: tuple[str, ...], agreements: Agreements,
+              ag: Mapping[str, Any], rows: tuple[Row, ...]) -> ReplayState:
+    """Freeze the running state into a ReplayState."""
+    return ReplayState(players=players, agreements=agreements, rows=rows, dealer=st.dealer,
+                       golden_left=st.golden_left, golden_made=st.golden_made,
+                       winner=st.winner, score=tuple(st.score), bolts=tuple(st.bolts),
+                       falls=tuple(st.falls), raspis=tuple(st.raspis),
+                       barrel=tuple(sorted(st.barrel.items())), ag=ag)
 
 
 def _context(st: State, number: int, ag: Mapping) -> DealContext:
@@ -571,15 +663,14 @@ def _barrel_seats(st: State, ag: Mapping) -> tuple[BarrelSeat, ...]:
                  for seat, used in sorted(st.barrel.items()))
 
 
-def _protocol(game: Game, st: State, rows: list[Row], ag: Mapping) -> Protocol:
+def _protocol(players: tuple[str, ...], st: State, rows: tuple[Row, ...],
+              ag: Mapping) -> Protocol:
     """Freeze the final state into a Protocol."""
     barrel = _barrel_seats(st, ag)
     nxt = None
     if st.winner is None:
         nxt = NextDeal(dealer=st.dealer, golden=st.golden_left > 0,
                        forced_declarer=st.forced(ag), active=st.active())
-    return Protocol(players=game.players, rows=tuple(rows), score=tuple(st.score),
+    return Protocol(players=players, rows=rows, score=tuple(st.score),
                     bolts=tuple(st.bolts), barrel=barrel, falls=tuple(st.falls),
                     raspis=tuple(st.raspis), next=nxt, winner=st.winner)
-
-
