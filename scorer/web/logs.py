@@ -1,7 +1,9 @@
 """Game logs: turn stored rows into engine Games and replay them.
 
 The web layer never computes a score: it hands the records to the engine's
-``replay`` and shows what comes back.
+``replay`` and shows what comes back. It keeps the engine's end state of each cached
+version, and a snapshot every SNAPSHOT deals, so a new deal (a POST, a live-preview
+keystroke) scores one record and an edit of deal k replays from the snapshot before k.
 """
 
 from __future__ import annotations
@@ -13,9 +15,22 @@ from typing import Any
 
 from flask import current_app
 
-from scorer.engine import Game, Protocol, RuleError, parse_game, replay
+from scorer.engine import (
+    Game,
+    Protocol,
+    Record,
+    ReplayState,
+    RuleError,
+    parse_game,
+    parse_record,
+    replay,
+    replay_state,
+    start,
+)
 from scorer.store import DealSlot, GameRow
 from scorer.web.db import get_store
+
+SNAPSHOT = 64  # deals between kept engine states: an edit replays at most this many more
 
 
 @dataclass
@@ -29,6 +44,8 @@ class Loaded:
     protocol: Protocol | None
     error: RuleError | None
     generation: str = ""
+    # Engine states by how many records they have scored (0, SNAPSHOT, ..., the end).
+    states: dict[int, ReplayState] | None = None
 
     @property
     def live(self) -> list[DealSlot]:
@@ -55,6 +72,32 @@ def run(row: GameRow, records: list[dict]) -> tuple[Game, Protocol]:
     """Parse and replay; raises RuleError for the first bad thing."""
     game = parse_game(log_of(row, records))
     return game, replay(game)
+
+
+def chained(game: Game, states: dict[int, ReplayState] | None = None, first: int = 0
+            ) -> tuple[Protocol, dict[int, ReplayState]]:
+    """Score game from the kept state nearest before its record index ``first`` (the
+    records before it must be those the states scored); returns the protocol and the
+    states (snapshots every SNAPSHOT deals and the end). Raises RuleError."""
+    kept = {k: v for k, v in (states or {}).items() if k <= first}
+    if not kept:
+        kept[0] = start(game)
+    state = kept[max(kept)]
+    total = len(game.deals)
+    while state.deals < total:
+        stop = min(total, (state.deals // SNAPSHOT + 1) * SNAPSHOT)
+        state = replay_state(game.with_deals(game.deals[:stop]), resume=state)
+        kept[state.deals] = state
+    # Only the snapshots and the end: one state per deal would keep n² rows.
+    kept = {k: v for k, v in kept.items() if k % SNAPSHOT == 0 or k == total}
+    return state.protocol(), kept
+
+
+def parsed_run(row: GameRow, records: list[dict]) -> tuple[Game, Protocol, dict]:
+    """Parse and replay keeping snapshots; raises RuleError for the first bad thing."""
+    game = parse_game(log_of(row, records))
+    protocol, states = chained(game)
+    return game, protocol, states
 
 
 class ReplayCache:
@@ -112,42 +155,75 @@ def load(row: GameRow, *, replayed: bool = True) -> Loaded:
     if cached is None:
         records = [s.record for s in slots if s.record is not None]
         try:
-            cached = (*run(row, records), None, slots)
+            game, protocol, states = parsed_run(row, records)
+            cached = (game, protocol, None, slots, states)
         except RuleError as err:
-            cached = (None, None, err, slots)
+            cached = (None, None, err, slots, None)
         replays().put(key, cached)
     elif cached[3] is None:
-        cached = (*cached[:3], slots)
+        cached = (*cached[:3], slots, cached[4])
         replays().put(key, cached)
-    return Loaded(row, version, slots, *cached[:3], generation)
+    return Loaded(row, version, slots, *cached[:3], generation, cached[4])
 
 
 def remember_replay(row: GameRow, version: int, game: Game, protocol: Protocol,
-                    generation: str | None = None) -> None:
+                    generation: str | None = None,
+                    states: dict[int, ReplayState] | None = None) -> None:
     """Cache a replay already made for exactly this version's records (its slots are
     read on the next load)."""
     if generation is None:
         generation = get_store().generation()
-    replays().put((generation, row.id, version), (game, protocol, None, None))
+    replays().put((generation, row.id, version), (game, protocol, None, None, states))
 
 
-def score_candidate(loaded: Loaded, record: dict, slot_id: int | None
-                    ) -> tuple[Game, Protocol, int]:
+class Candidate(tuple):
+    """(game, protocol, deal number) of a scored candidate record, with its states."""
+
+    states: dict[int, ReplayState] | None = None
+
+
+def score_candidate(loaded: Loaded, record: dict, slot_id: int | None) -> Candidate:
     """The game and protocol with this record added (or put in place of live slot
     slot_id) and the record's deal number; raises RuleError, KeyError for a slot that is
-    not live."""
-    records = list(loaded.records)
+    not live. Scores only the new record (an edit: from the snapshot before it)."""
     if slot_id is None:
-        records.append(record)
-        deal_no = len(records)
+        index = len(loaded.live)
     else:
         index = next((i for i, s in enumerate(loaded.live) if s.id == slot_id), None)
         if index is None:
             raise KeyError(slot_id)
-        records[index] = record
-        deal_no = index + 1
-    game, protocol = run(loaded.row, records)
-    return game, protocol, deal_no
+    if loaded.game is None or loaded.states is None:  # nothing kept: the whole game
+        records = list(loaded.records)
+        records[index:index + 1] = [record]
+        game, protocol, states = parsed_run(loaded.row, records)
+    else:
+        parsed = parse_record(record, index + 1, len(loaded.game.players))
+        deals = list(loaded.game.deals)
+        deals[index:index + 1] = [parsed]
+        game = loaded.game.with_deals(deals)
+        protocol, states = chained(game, loaded.states, index)
+    found = Candidate((game, protocol, index + 1))
+    found.states = states
+    return found
+
+
+def rescore(loaded: Loaded, records: list[dict], first: int) -> Protocol:
+    """The protocol of these records, which equal the loaded live records before index
+    ``first`` (a delete or a restore there); raises RuleError."""
+    if loaded.game is None or loaded.states is None:
+        return run(loaded.row, records)[1]
+    deals: list[Record] = list(loaded.game.deals[:first])
+    players = len(loaded.game.players)
+    deals += [parse_record(r, n, players) for n, r in enumerate(records[first:], first + 1)]
+    return chained(loaded.game.with_deals(deals), loaded.states, first)[0]
+
+
+def protocol_before(loaded: Loaded, index: int) -> Protocol:
+    """The protocol of the live records before index (the state an edit starts from)."""
+    if loaded.game is None or loaded.states is None:
+        return run(loaded.row, loaded.records[:index])[1]
+    return chained(loaded.game.with_deals(loaded.game.deals[:index]), loaded.states,
+                   index)[0]
 
 
 def winner_of(row: GameRow) -> int | None:

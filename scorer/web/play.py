@@ -18,7 +18,7 @@ from scorer.web import access, deal_input, game_page, sheet_files, view
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
 from scorer.web.i18n import lang
-from scorer.web.logs import Loaded, load, remember_replay, run, score_candidate
+from scorer.web.logs import Loaded, load, protocol_before, remember_replay, rescore, score_candidate
 
 bp = Blueprint("play", __name__, url_prefix="/g")
 
@@ -49,9 +49,7 @@ def setup_of(loaded: Loaded, slot_id: int | None = None) -> deal_input.Setup:
         nxt = loaded.protocol.next if loaded.protocol else None
         return deal_input.setup_for(loaded.game, nxt)
     index = live_index(loaded, slot_id)
-    before = loaded.records[:index]
-    _game, protocol = run(loaded.row, before)
-    nxt = protocol.next
+    nxt = protocol_before(loaded, index).next
     if nxt is None:  # editing the winning deal: the state before it still has a next
         abort(409)
     return deal_input.setup_for(loaded.game, nxt)
@@ -215,7 +213,7 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
         entry.errors[("top", None)] = _("A game holds at most %(max)d deals.", max=err.limit)
         return show_form(loaded, setup, entry, slot_id, status=422)
     # The page we redirect to needs no replay.
-    remember_replay(row, version, *checked, loaded.generation)
+    remember_replay(row, version, *checked[:2], loaded.generation, checked.states)
     if slot_id is not None:
         note_changes(loaded, load(row), "edit", slot_id)
     return redirect(url_for("play.game", token=row.edit_token) + "#protocol")
@@ -225,7 +223,7 @@ def checked_replay(loaded: Loaded, record: dict, slot_id: int | None, entry):
     """(game, protocol) with the record in place, or None with the refusal put in entry."""
     _records, deal_no = candidate(loaded, record, slot_id)
     try:
-        return score_candidate(loaded, record, slot_id)[:2]
+        return score_candidate(loaded, record, slot_id)
     except RuleError as err:
         entry.errors.update(keyed(err, deal_no))
         return None
@@ -313,8 +311,9 @@ def change_slot(row, slot_id: int, note: str, base: int | None):
             for s in before.slots
             if (new_record if s.id == slot_id else s.record) is not None
         ]
+        first = sum(1 for s in before.slots if s.seq < slot.seq and s.record is not None)
         try:
-            run(row, records)
+            rescore(before, records, first)
         except RuleError as err:
             return err.message(lang()), 422
         st.revise_deal(row.id, slot_id, new_record, note)

@@ -177,8 +177,8 @@ def test_games_list_does_not_replay_games_it_has_totals_for(table, monkeypatch):
     first = table.client.get("/").get_data(as_text=True)
     score = re.search(r'class="list-score">[^<]*<', first).group(0)
     calls = []
-    real = logs.run
-    monkeypatch.setattr(logs, "run", lambda *a: calls.append(1) or real(*a))
+    real = logs.parsed_run
+    monkeypatch.setattr(logs, "parsed_run", lambda *a: calls.append(1) or real(*a))
     logs_cache = table.client.application.extensions["scorer_replays"]
     logs_cache.items.clear()  # as after a server restart
     html = table.client.get("/").get_data(as_text=True)
