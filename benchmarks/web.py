@@ -1,7 +1,7 @@
 """Latency of the table app against floors, served by waitress on loopback.
 
 For each game size (deals of a real card-dealt game: marriages, bolts, the barrel,
-from benchmarks/replay.py) it measures, interleaved with its floor in one run:
+from benchmarks/games.py) it measures, interleaved with its floor in one run:
 
 * the game page, warm (cached) and cold (every cache emptied before the request),
   against a bare Flask route that returns the same number of bytes;
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import json
 import math
 import re
 import sqlite3
@@ -39,7 +38,7 @@ from waitress import create_server
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from replay import build  # noqa: E402  (the real card-dealt game of the replay benchmark)
+from games import card_dealt  # noqa: E402
 
 from scorer import create_app  # noqa: E402
 from scorer.engine import parse_game, replay  # noqa: E402
@@ -283,16 +282,6 @@ def measure(log: dict, args) -> dict[str, tuple]:
     return out
 
 
-def cached_build(deals: int, seed: int) -> dict:
-    """The card-dealt game, kept in the temp folder (building it replays it at every deal)."""
-    path = Path(tempfile.gettempdir()) / f"scorer-bench-game-{deals}-{seed}.json"
-    if path.is_file():
-        return json.loads(path.read_text(encoding="utf-8"))
-    log = build(deals, seed)
-    path.write_text(json.dumps(log, ensure_ascii=False), encoding="utf-8")
-    return log
-
-
 def slope(sizes: list[int], costs: list[float]) -> float:
     """Least-squares slope of log(cost) against log(deals)."""
     xs = [math.log(s) for s in sizes]
@@ -313,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
-    full = cached_build(max(args.sizes) + args.requests * 2, args.seed)  # room for the posts
+    full = card_dealt(max(args.sizes) + args.requests * 2, args.seed)  # room for the posts
     print(f"card-dealt game built in {time.perf_counter() - started:.0f} s; "
           f"{args.clients} concurrent loopback clients, waitress with {THREADS} threads, "
           f"~{args.requests} requests per client and measurement, interleaved with the floor")
