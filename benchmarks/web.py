@@ -45,6 +45,7 @@ from scorer.engine import parse_game, replay  # noqa: E402
 from scorer.web.db import get_store  # noqa: E402
 
 THREADS = 8
+NAMES = ("page warm", "page cold", "POST", "POST + GET")
 CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 VERSION_RE = re.compile(r'name="version" value="(\d+)"')
 
@@ -217,8 +218,9 @@ class Table:
             assert status == 200
         return out
 
-    def post(self, client: Client, i: int, n: int) -> list[float]:
-        """n timed (POST a deal, GET the page it redirects to)."""
+    def post(self, client: Client, i: int, n: int, follow: bool = True) -> list[float]:
+        """n timed (POST a deal, GET the page it redirects to); follow=False: the POST
+        alone (the GET is made untimed, as the next POST's base)."""
         out = []
         path = f"/g/{self.games[i].edit_token}/deal"
         for k in range(n):
@@ -231,22 +233,28 @@ class Table:
             status, data, where = client.request("POST", path, body)
             if status != 302:
                 raise RuntimeError(f"POST: HTTP {status} {data[:300]!r}")
+            if not follow:
+                out.append(time.perf_counter() - start)
             status, _, _ = client.request("GET", urllib.parse.urlsplit(where).path)
-            out.append(time.perf_counter() - start)
+            if follow:
+                out.append(time.perf_counter() - start)
             assert status == 200
             self.versions[i][0] = version + 1
         return out
 
-    def floor_post(self, client: Client, i: int, n: int) -> list[float]:
-        """n timed (POST one INSERT, GET the floor page)."""
+    def floor_post(self, client: Client, i: int, n: int, follow: bool = True) -> list[float]:
+        """n timed (POST one INSERT, GET the floor page); follow=False: the POST alone."""
         out = []
         body = urllib.parse.urlencode({"csrf_token": self.floor_tokens[i], "version": "1"})
         for _ in range(n):
             start = time.perf_counter()
             status, _, where = client.request("POST", "/post", body)
             assert status == 302, status
+            if not follow:
+                out.append(time.perf_counter() - start)
             client.request("GET", urllib.parse.urlsplit(where).path)
-            out.append(time.perf_counter() - start)
+            if follow:
+                out.append(time.perf_counter() - start)
         return out
 
 
@@ -270,6 +278,8 @@ def measure(log: dict, args) -> dict[str, tuple]:
              rounds, per),
             ("page cold", lambda c, i, n: table.page(c, i, n, True), table.floor_page,
              max(1, rounds // 3), 2),
+            ("POST", lambda c, i, n: table.post(c, i, n, False),
+             lambda c, i, n: table.floor_post(c, i, n, False), rounds, per),
             ("POST + GET", table.post, table.floor_post, rounds, per),
         )
         for name, real, floor, r, p in plans:
@@ -313,13 +323,13 @@ def main(argv: list[str] | None = None) -> int:
         log = {**full, "deals": full["deals"][:size]}
         assert replay(parse_game(log)).winner is None
         results[size] = found = measure(log, args)
-        for name in ("page warm", "page cold", "POST + GET"):
+        for name in NAMES:
             p50, p99, f50, f99, n = found[name]
             print(f"{size:>6} {name:12} {found['bytes'] / 1024:>6.1f} {p50:>8.2f} {p99:>8.2f} "
                   f"{f50:>9.2f} {f99:>9.2f} {p50 / f50:>6.1f} {p99 / f99:>6.1f} {n:>5}",
                   flush=True)
     if len(args.sizes) > 1:
-        for name in ("page warm", "page cold", "POST + GET"):
+        for name in NAMES:
             costs = [results[s][name][0] for s in args.sizes]
             print(f"log-log slope of p50 {name}, {args.sizes[0]}..{args.sizes[-1]} deals: "
                   f"{slope(args.sizes, costs):.2f}")

@@ -386,16 +386,21 @@ class Store:
     def put_totals(self, game_id: int, version: int, winner: int | None,
                    score: list | None) -> None:
         """Remember a version's end totals (best effort: never fails a page)."""
-        if self.db.conn.in_transaction:  # inside someone's snapshot or write: skip
+        self.put_many_totals([(game_id, version, winner, score)])
+
+    def put_many_totals(self, items: list[tuple[int, int, int | None, list | None]]) -> None:
+        """Remember several versions' end totals in one transaction (best effort); a row
+        is written only if its version is still the game's current one."""
+        if not items or self.db.conn.in_transaction:  # inside someone's snapshot: skip
             return
         try:
             with _WRITE_LOCK, self.db.conn:
-                self.db.execute(
+                self.db.conn.executemany(
                     "insert or replace into totals (game_id, version, winner, score, broken)"
                     " select ?, ?, ?, ?, ? where exists (select 1 from games where id = ?"
                     " and version = ?)",
-                    [game_id, version, winner, None if score is None else json.dumps(score),
-                     int(score is None), game_id, version],
+                    [(gid, ver, win, None if score is None else json.dumps(score),
+                      int(score is None), gid, ver) for gid, ver, win, score in items],
                 )
         except sqlite3.Error:
             pass

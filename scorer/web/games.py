@@ -48,7 +48,7 @@ def list_totals(rows) -> dict[int, tuple[int | None, list | None]]:
     """{game id: (winner, score)} from the stored totals of each game's current version;
     only a game whose version has none yet is replayed (once, then remembered)."""
     cached = get_store().cached_totals([r.id for r in rows])
-    out = {}
+    out, fresh = {}, []
     for row in rows:
         found = cached.get(row.id)
         if found is not None and found[0] == row.version:
@@ -58,8 +58,9 @@ def list_totals(rows) -> dict[int, tuple[int | None, list | None]]:
         protocol = loaded.protocol
         winner = protocol.winner if protocol else None
         score = list(protocol.score) if protocol else None
-        get_store().put_totals(row.id, loaded.version, winner, score)
+        fresh.append((row.id, loaded.version, winner, score))
         out[row.id] = (winner, score)
+    get_store().put_many_totals(fresh)  # one transaction, not one per game
     return out
 
 

@@ -177,7 +177,7 @@ def remember_replay(row: GameRow, version: int, game: Game, protocol: Protocol,
 
 
 class Candidate(tuple):
-    """(game, protocol, deal number) of a scored candidate record, with its states."""
+    """(game, protocol[, deal number]) of scored candidate records, with their states."""
 
     states: dict[int, ReplayState] | None = None
 
@@ -207,15 +207,21 @@ def score_candidate(loaded: Loaded, record: dict, slot_id: int | None) -> Candid
     return found
 
 
-def rescore(loaded: Loaded, records: list[dict], first: int) -> Protocol:
-    """The protocol of these records, which equal the loaded live records before index
-    ``first`` (a delete or a restore there); raises RuleError."""
+def rescore(loaded: Loaded, records: list[dict], first: int) -> Candidate:
+    """(game, protocol) of these records, which equal the loaded live records before
+    index ``first`` (a delete or a restore there), with its states; raises RuleError."""
     if loaded.game is None or loaded.states is None:
-        return run(loaded.row, records)[1]
-    deals: list[Record] = list(loaded.game.deals[:first])
-    players = len(loaded.game.players)
-    deals += [parse_record(r, n, players) for n, r in enumerate(records[first:], first + 1)]
-    return chained(loaded.game.with_deals(deals), loaded.states, first)[0]
+        game, protocol, states = parsed_run(loaded.row, records)
+    else:
+        deals: list[Record] = list(loaded.game.deals[:first])
+        players = len(loaded.game.players)
+        deals += [parse_record(r, n, players)
+                  for n, r in enumerate(records[first:], first + 1)]
+        game = loaded.game.with_deals(deals)
+        protocol, states = chained(game, loaded.states, first)
+    found = Candidate((game, protocol))
+    found.states = states
+    return found
 
 
 def protocol_before(loaded: Loaded, index: int) -> Protocol:

@@ -313,10 +313,11 @@ def change_slot(row, slot_id: int, note: str, base: int | None):
         ]
         first = sum(1 for s in before.slots if s.seq < slot.seq and s.record is not None)
         try:
-            rescore(before, records, first)
+            scored = rescore(before, records, first)
         except RuleError as err:
             return err.message(lang()), 422
         st.revise_deal(row.id, slot_id, new_record, note)
+    remember_replay(row, st.last_version, *scored, before.generation, scored.states)
     note_changes(before, load(row), note, slot_id)
     return None
 

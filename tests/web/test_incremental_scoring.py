@@ -71,9 +71,9 @@ def test_new_deal_edit_delete_and_restore_equal_a_full_replay(log, data, snapsho
         assert got == full(loaded.row, [*records, other])
     # A delete, and a restore (the record put back in at index).
     without = [*records[:index], *records[index + 1:]]
-    assert outcome(lambda: logs.rescore(loaded, without, index)) == full(loaded.row, without)
+    assert outcome(lambda: logs.rescore(loaded, without, index)[1]) == full(loaded.row, without)
     inserted = [*records[:index], other, *records[index:]]
-    assert (outcome(lambda: logs.rescore(loaded, inserted, index))
+    assert (outcome(lambda: logs.rescore(loaded, inserted, index)[1])
             == full(loaded.row, inserted))
     # The state an edit form starts from.
     assert logs.protocol_before(loaded, index) == logs.run(loaded.row, records[:index])[1]
