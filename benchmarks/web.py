@@ -175,8 +175,9 @@ class Table:
             html = client.text(f"/g/{row.edit_token}/deal")
             self.versions.append([int(VERSION_RE.search(html).group(1)),
                                   CSRF_RE.search(html).group(1)])
-        status, body, _ = self.clients[0].request("GET", f"/g/{self.games[0].edit_token}")
-        assert status == 200
+        for client, row in zip(self.clients, self.games, strict=True):  # each warms its page
+            status, body, _ = client.request("GET", f"/g/{row.edit_token}")
+            assert status == 200
         self.page_bytes = body
         self.floor_server, floor_port = serve(floor_app(body, str(Path(instance) / "f.db")))
         self.floor_clients = [Client(floor_port) for _ in range(clients)]
@@ -184,7 +185,10 @@ class Table:
                              for c in self.floor_clients]
 
     def close(self) -> None:
-        """Stop both servers."""
+        """Hang up every client, then stop both servers."""
+        for client in (*self.clients, *self.floor_clients):
+            client.conn.close()
+        time.sleep(0.2)  # let waitress see the hang-ups before its sockets go
         self.server.close()
         self.floor_server.close()
 

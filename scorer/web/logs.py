@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from flask import current_app
@@ -47,17 +48,18 @@ class Loaded:
     # Engine states by how many records they have scored (0, SNAPSHOT, ..., the end).
     states: dict[int, ReplayState] | None = None
 
-    @property
+    # Computed once per request (a 1000-deal game is read many times); never mutate them.
+    @cached_property
     def live(self) -> list[DealSlot]:
         """Slots that are not deleted, in protocol order."""
         return [s for s in self.slots if s.record is not None]
 
-    @property
+    @cached_property
     def deleted(self) -> list[DealSlot]:
         """Deleted slots, restorable."""
         return [s for s in self.slots if s.record is None]
 
-    @property
+    @cached_property
     def records(self) -> list[dict]:
         """The live records."""
         return [s.record for s in self.live]
