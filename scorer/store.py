@@ -23,9 +23,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from scorer.engine import game_to_json, parse_game, replay
-
-MAX_DEALS = 2000
+from scorer.engine import MAX_DEALS
 
 # Writers in this process queue here first: SQLite's own busy handler sleeps with
 # growing back-off, which turns a short wait into a long tail under concurrent posts.
@@ -426,16 +424,6 @@ class Store:
             for name in g.head.get("players", []):
                 seen.setdefault(name, None)
         return list(seen)
-
-
-def checked_parts(data: Any) -> tuple[dict, list[dict]]:
-    """A game log as the store keeps it, (head, deal records), normalised by the engine
-    after a full replay: an imported log is stored only if every deal of it is valid.
-    Raises RuleError naming the first bad thing."""
-    game = parse_game(data)
-    replay(game)
-    log = game_to_json(game)
-    return log, log.pop("deals", [])
 
 
 class LimitError(Exception):

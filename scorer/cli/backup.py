@@ -21,7 +21,7 @@ from pathlib import Path
 
 from scorer import store
 from scorer.cli.replay import InputError
-from scorer.engine import RuleError, game_to_json, parse_game
+from scorer.engine import RuleError, checked_parts, game_to_json, load_game, parse_game
 from scorer.paths import database
 
 # A zip member larger than this is no game log (2000 deals are well under 1 MB).
@@ -278,17 +278,8 @@ def read_documents(path: Path) -> list[tuple[str, bytes]]:
 
 def checked_log(name: str, raw: bytes) -> tuple[dict, list[dict]]:
     """Parse and replay one document; return (head, records) or refuse naming the file."""
-    try:
-        data = json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        # RecursionError: nested thousands of levels deep; no game log looks like that.
-        raise InputError(name, f"not readable JSON ({exc})",
-                         f"не читается как JSON ({exc})") from None
-    if not isinstance(data, dict):
-        raise InputError(name, "the file must hold one JSON object (a thousand-game/1 log)",
-                         "в файле должен быть один объект JSON (запись thousand-game/1)")
-    try:
-        return store.checked_parts(data)
+    try:  # the engine decodes, checks depth and shape, and replays every deal
+        return checked_parts(load_game(raw))
     except RuleError as err:
         raise InputError(name, err.message("en"), err.message("ru")) from None
 

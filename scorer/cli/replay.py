@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from scorer.engine import RuleError, catalog, parse_game, replay, resolve_agreements
+from scorer.engine import RuleError, catalog, load_game, replay, resolve_agreements
 
 
 def register(sub) -> None:
@@ -46,14 +46,7 @@ def load_game_file(path: str):
     except UnicodeDecodeError:
         raise InputError("file", f"{path} is not UTF-8 text",
                          f"{path} — не текст в UTF-8") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        detail = f"line {exc.lineno} column {exc.colno}: {exc.msg}"
-        raise RuleError(None, "json", "json", detail=detail) from None
-    except RecursionError:
-        raise RuleError(None, "json", "json", detail="nested too deeply") from None
-    return parse_game(data)
+    return load_game(text)
 
 
 def refuse(err: RuleError | InputError, lang: str) -> int:

@@ -15,7 +15,11 @@ from scorer.engine.catalog import (
 from scorer.engine.errors import RuleError
 from scorer.engine.protocol import BarrelSeat, Event, NextDeal, Protocol, Reason, Row, signed, word
 from scorer.engine.records import (
+    ADJUSTMENT_REASONS,
+    FORMAT,
     MARRIAGES,
+    MAX_DEALS,
+    MAX_NAME,
     SUITS,
     Adjustment,
     Game,
@@ -25,6 +29,7 @@ from scorer.engine.records import (
     Record,
     Redeal,
     game_to_json,
+    load_game,
     parse_game,
     parse_record,
     record_to_json,
@@ -32,6 +37,7 @@ from scorer.engine.records import (
 from scorer.engine.scoring import (
     ReplayState,
     advance,
+    checked_parts,
     marriage_value,
     raspis_payout,
     replay,
@@ -41,6 +47,7 @@ from scorer.engine.scoring import (
 )
 
 __all__ = [
+    "ADJUSTMENT_REASONS", "FORMAT", "MAX_DEALS", "MAX_NAME", "checked_parts", "load_game",
     "MARRIAGES", "SUITS", "Adjustment", "Agreements", "BarrelSeat", "Catalog", "Event",
     "Game", "Group", "NextDeal", "Play", "Preset", "Prikup", "Protocol", "Raspis",
     "Reason", "Record", "Redeal", "ReplayState", "Row", "RuleError", "Spec", "advance",

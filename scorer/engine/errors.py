@@ -9,6 +9,8 @@ from typing import Any
 RULE_TEXTS: dict[str, tuple[str, str]] = {
     # game level
     "json": ("unreadable JSON ({detail})", "не читается как JSON ({detail})"),
+    "json.object": ("the file must hold one JSON object (a thousand-game/1 log)",
+                    "в файле должен быть один объект JSON (запись thousand-game/1)"),
     "format": ("must be \"thousand-game/1\"", "должно быть «thousand-game/1»"),
     "unknown_key": ("unknown key {key!r}", "неизвестный ключ {key!r}"),
     "type": ("must be {expected}", "должно быть: {expected}"),
@@ -122,6 +124,10 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
     "amount.four_nines": ("must be {bonus} [four_nines_bonus]",
                           "должно быть {bonus} [four_nines_bonus]"),
     "amount.zero": ("must not be 0", "не может быть 0"),
+    "amount.range": ("must be from -{max} to {max} (got {got})",
+                     "от −{max} до {max} (указано {got})"),
+    "amount.total": ("would take seat {seat}'s score to {total}, beyond ±{max}",
+                     "счёт места {seat} стал бы {total}, а допустимо не больше ±{max}"),
 }
 
 
@@ -144,6 +150,17 @@ def _expected_ru(text: str) -> str:
     return re.sub(r"\bint\b", "целое", text).replace("null", "пусто")
 
 
+def _quotable(value: Any) -> Any:
+    """A huge integer as 1.2e400: str() of it is slow, or refused past 4300 digits."""
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) < 10**15:
+        return value
+    exponent = int((abs(value).bit_length() - 1) * 0.30103)  # log10(2), may be one short
+    while abs(value) >= 10 ** (exponent + 1):
+        exponent += 1
+    lead = abs(value) // 10 ** (exponent - 1)  # the first two digits
+    return f"{'-' if value < 0 else ''}{lead // 10}.{lead % 10}e{exponent}"
+
+
 class RuleError(ValueError):
     """A refused game or record: names the deal, the field and the rule."""
 
@@ -157,7 +174,7 @@ class RuleError(ValueError):
             agreement = found.group(1) if found else None
         self.agreement = agreement
         self.seat = seat
-        self.params = params
+        self.params = {k: _quotable(v) for k, v in params.items()}
         super().__init__(self.message("en"))
 
     def text(self, lang: str = "en") -> str:

@@ -92,7 +92,11 @@ _TAG = re.compile(r" \[(\w+)\]")
 
 
 def signed(value: int) -> str:
-    """+20, −120, 0: the way a score sheet writes a change."""
+    """+20, −120, 0: the way a score sheet writes a change (a real minus sign).
+
+    >>> signed(20), signed(-120), signed(0)
+    ('+20', '−120', '0')
+    """
     return f"{value:+d}".replace("-", "−") if value else "0"
 
 

@@ -7,6 +7,7 @@ record is allowed by the rules depends on the state of the game and is checked b
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -310,6 +311,50 @@ def _agreements(value: Any) -> Agreements:
     if not isinstance(preset, str):
         raise RuleError(None, "agreements", "agreements.preset", name=preset)
     return resolve_agreements(preset, overrides)
+
+
+MAX_DEPTH = 8  # a game log nests five levels (game, deals, record, marriages, suits)
+
+
+def load_game(text: str | bytes) -> Game:
+    """Decode a ``thousand-game/1`` file (JSON text or UTF-8 bytes) into a Game.
+
+    The one door for outside JSON (web import, CLI replay, backup import): unreadable,
+    too deeply nested or non-object input is refused as RuleError(field "json"), the rest
+    by :func:`parse_game`.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise RuleError(None, "json", "json", detail="not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        detail = f"line {exc.lineno} column {exc.colno}: {exc.msg}"
+        raise RuleError(None, "json", "json", detail=detail) from None
+    except RecursionError:  # thousands of levels deep: no game log looks like that
+        raise RuleError(None, "json", "json", detail="nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer past Python's int-to-str digit limit
+        raise RuleError(None, "json", "json", detail=str(exc)) from None
+    if not isinstance(data, dict):
+        raise RuleError(None, "json", "json.object")
+    if _depth(data) > MAX_DEPTH:
+        raise RuleError(None, "json", "json", detail="nested too deeply")
+    return parse_game(data)
+
+
+def _depth(data: Any) -> int:
+    """How deeply lists and objects nest in ``data`` (iterative: no recursion limit)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            if level <= MAX_DEPTH:
+                stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict)
+                                                      else item))
+    return deepest
 
 
 def parse_game(data: Any) -> Game:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from scorer.engine.catalog import Agreements
 from scorer.engine.protocol import (
@@ -21,14 +21,26 @@ from scorer.engine.protocol import (
     Reason,
     Row,
 )
-from scorer.engine.records import Adjustment, Game, Play, Raspis, Record
+from scorer.engine.records import (
+    Adjustment,
+    Game,
+    Play,
+    Raspis,
+    Record,
+    game_to_json,
+    parse_game,
+)
 from scorer.engine.validation import DealContext, validate
 
 MARRIAGE_VALUES = {"hearts": 100, "diamonds": 80, "clubs": 60, "spades": 40, "ace": 200}
 
 
 def marriage_value(suit: str) -> int:
-    """A declared marriage's value; a half marriage is worth half its suit."""
+    """A declared marriage's value; a half marriage is worth half its suit.
+
+    >>> marriage_value("hearts"), marriage_value("half_diamonds"), marriage_value("ace")
+    (100, 40, 200)
+    """
     if suit.startswith("half_"):
         return MARRIAGE_VALUES[suit.removeprefix("half_")] // 2
     return MARRIAGE_VALUES[suit]
@@ -42,7 +54,13 @@ def marriage_sign(suit: str) -> str:
 
 
 def round_points(points: int, mode: str) -> int:
-    """§4 step 2: nearest5 (1–2 down, 3–4 up), nearest10 (5 up) or none."""
+    """§4 step 2: nearest5 (1–2 down, 3–4 up), nearest10 (5 up) or none.
+
+    >>> round_points(42, "nearest5"), round_points(43, "nearest5"), round_points(47, "nearest5")
+    (40, 45, 45)
+    >>> round_points(45, "nearest10"), round_points(44, "nearest10"), round_points(43, "none")
+    (50, 40, 43)
+    """
     if mode == "nearest5":
         rest = points % 5
         return points - rest if rest <= 2 else points + 5 - rest
@@ -53,7 +71,13 @@ def round_points(points: int, mode: str) -> int:
 
 
 def raspis_payout(contract: int, rule: str) -> int:
-    """§4 step 7: what each opponent gets for a concession."""
+    """§4 step 7: what each opponent gets for a concession.
+
+    >>> [raspis_payout(c, "half") for c in (105, 120, 140)]
+    [55, 60, 70]
+    >>> [raspis_payout(c, "sixty_or_half") for c in (120, 140)], raspis_payout(200, "sixty")
+    ([60, 70], 60)
+    """
     half = -(-contract // 10) * 10 // 2
     if rule == "sixty":
         return 60
@@ -62,39 +86,43 @@ def raspis_payout(contract: int, rule: str) -> int:
     return half
 
 
-@dataclass
-class Credit:
+class Credit(NamedTuple):
     """One amount for one seat, with the kind of amount the barrel freeze cares about."""
 
     amount: int
     kind: str  # own_made, own_failed, defender, talon, payout, penalty, bonus
 
 
-@dataclass
+def _reason(code: str, params: dict[str, Any]) -> Reason:
+    """A Reason built without the frozen dataclass's per-field __setattr__ (hot path)."""
+    reason = object.__new__(Reason)
+    reason.__dict__.update(code=code, params=params)
+    return reason
+
+
 class Ledger:
     """A row being scored: credits, reasons and events per seat."""
 
-    seats: int
-    credits: list[list[Credit]] = field(default_factory=list)
-    why: list[list[Reason]] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
+    __slots__ = ("credits", "events", "seats", "why")
 
-    def __post_init__(self):
-        self.credits = [[] for _ in range(self.seats)]
-        self.why = [[] for _ in range(self.seats)]
+    def __init__(self, seats: int) -> None:
+        self.seats = seats
+        self.credits: list[list[Credit]] = [[] for _ in range(seats)]
+        self.why: list[list[Reason]] = [[] for _ in range(seats)]
+        self.events: list[Event] = []
 
     def add(self, seat: int, value: int, kind: str, code: str | None = None, /,
-            **params) -> None:
+            **params: Any) -> None:
         """Credit ``value`` to ``seat``, with the reason for it."""
         self.credits[seat].append(Credit(value, kind))
         if code:
-            self.say(seat, code, **params)
+            self.why[seat].append(_reason(code, params))
 
-    def say(self, seat: int, code: str, /, **params) -> None:
+    def say(self, seat: int, code: str, /, **params: Any) -> None:
         """Add a reason without an amount of its own."""
-        self.why[seat].append(Reason(code, params))
+        self.why[seat].append(_reason(code, params))
 
-    def event(self, seat: int | None, kind: str, /, **extra) -> None:
+    def event(self, seat: int | None, kind: str, /, **extra: Any) -> None:
         """Record an event of the row."""
         self.events.append(Event(seat, kind, extra))
 
@@ -217,6 +245,18 @@ def replay(game: Game, resume: ReplayState | None = None) -> Protocol:
     return replay_state(game, resume).protocol()
 
 
+def checked_parts(data: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A log (JSON data or a Game) as a store keeps it: (head, deal records), normalised.
+
+    The whole game is replayed first, so a log is accepted only if every deal is valid;
+    the first bad thing raises RuleError.
+    """
+    game = data if isinstance(data, Game) else parse_game(data)
+    replay(game)
+    log = game_to_json(game)
+    return log, log.pop("deals", [])
+
+
 def _thaw(state: ReplayState) -> State:
     """A fresh mutable copy of a kept state."""
     st = State(players=len(state.players), dealer=state.dealer, golden_left=state.golden_left,
@@ -242,7 +282,8 @@ def _context(st: State, number: int, ag: Mapping) -> DealContext:
     return DealContext(deal=number, players=st.players, dealer=st.dealer, active=st.active(),
                        first_hand=st.first_hand(), forced=st.forced(ag),
                        golden=st.golden_left > 0, barrel=frozenset(st.barrel),
-                       raspis=tuple(st.raspis), finished=st.winner is not None)
+                       raspis=tuple(st.raspis), finished=st.winner is not None,
+                       score=tuple(st.score))
 
 
 def _row(st: State, record: Record, number: int, ag: Mapping) -> Row:
@@ -260,14 +301,17 @@ def _row(st: State, record: Record, number: int, ag: Mapping) -> Row:
     else:
         for seat in range(st.players):
             led.say(seat, "redeal")
-    return Row(
+    # Built without the frozen dataclass's per-field __setattr__: a row per record.
+    row = object.__new__(Row)
+    row.__dict__.update(
         n=number, type=record.type, dealer=dealer,
         declarer=getattr(record, "declarer", None), contract=getattr(record, "contract", None),
         golden=golden, dark=bool(getattr(record, "dark", False)), result=result,
-        delta=tuple(a - b for a, b in zip(st.score, before, strict=True)),
+        delta=tuple([a - b for a, b in zip(st.score, before, strict=True)]),
         score=tuple(st.score), events=tuple(led.events),
-        why=tuple(tuple(w) for w in led.why), barrel=_barrel_seats(st, ag),
+        why=tuple([tuple(w) for w in led.why]), barrel=_barrel_seats(st, ag),
     )
+    return row
 
 
 # --- a played or conceded deal ---------------------------------------------------
@@ -429,8 +473,14 @@ def _score_talon(st: State, rec: Play | Raspis, led: Ledger, ag: Mapping, mult: 
 
 
 def _reaches(score: int, ag: Mapping) -> bool:
-    """Step 12's test: at the target, or strictly above it with barrel_win_over_target."""
-    return score > ag["target"] if ag["barrel_win_over_target"] else score >= ag["target"]
+    """Step 12's test: at the target, or strictly above it for a barrel win that needs it.
+
+    ``barrel_win_over_target`` changes only the barrel's win (and the direct win past
+    it): with the barrel off, any player at or above the target wins (§4 step 12).
+    """
+    if ag["barrel"] and ag["barrel_win_over_target"]:
+        return score > ag["target"]
+    return score >= ag["target"]
 
 
 def _freeze(st: State, led: Ledger, ag: Mapping, on_barrel: set[int]) -> set[int]:

@@ -9,8 +9,14 @@ from itertools import combinations
 from scorer.engine.errors import RuleError
 from scorer.engine.records import HALF_SUITS, SUITS, Adjustment, Play, Prikup, Raspis, Record
 
+# Bounds on the numbers a log may carry (issue: a 400-digit adjustment bricked the pages).
+# Card points, contracts and talons are bounded by §3 and the catalog's maxima already;
+# with adjustments bounded too, every total stays far inside ordinary integers.
+MAX_ADJUSTMENT = 100_000
+MAX_SCORE = 1_000_000
 
-@dataclass(frozen=True)
+
+@dataclass(slots=True)  # not frozen: built once per record, and only read
 class DealContext:
     """What validation needs to know about the game just before a record."""
 
@@ -24,6 +30,7 @@ class DealContext:
     barrel: frozenset[int]
     raspis: tuple[int, ...]
     finished: bool
+    score: tuple[int, ...] = ()
 
 
 def validate(record: Record, ctx: DealContext, ag: Mapping) -> None:
@@ -215,8 +222,10 @@ def _talon_fits(points: int, marriage: str | None, aces: int | None) -> bool:
 
 
 def _adjustment(rec: Adjustment, ctx: DealContext, ag: Mapping) -> None:
-    """Cut-nines and four-nines adjustments only where agreed, at their fixed amounts."""
+    """A bounded amount; cut-nines and four-nines only where agreed, at their fixed amounts."""
     d = ctx.deal
+    if abs(rec.amount) > MAX_ADJUSTMENT:
+        raise RuleError(d, "amount", "amount.range", max=MAX_ADJUSTMENT, got=rec.amount)
     if rec.reason == "cut_nines":
         if not ag["cut_nines_penalty"]:
             raise RuleError(d, "reason", "reason.cut_nines_off")
@@ -229,3 +238,6 @@ def _adjustment(rec: Adjustment, ctx: DealContext, ag: Mapping) -> None:
             raise RuleError(d, "amount", "amount.four_nines", bonus=ag["four_nines_bonus"])
     elif rec.amount == 0:
         raise RuleError(d, "amount", "amount.zero")
+    if ctx.score and abs(ctx.score[rec.player] + rec.amount) > MAX_SCORE:
+        raise RuleError(d, "amount", "amount.total", seat=rec.player, max=MAX_SCORE,
+                        total=ctx.score[rec.player] + rec.amount)

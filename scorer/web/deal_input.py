@@ -13,12 +13,13 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-SUITS = ("hearts", "diamonds", "clubs", "spades")
+from scorer.engine import ADJUSTMENT_REASONS, SUITS
+
 SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠", "ace": "A",
               "half_hearts": "½♥", "half_diamonds": "½♦", "half_clubs": "½♣",
               "half_spades": "½♠"}
 ACTIONS = ("play", "raspis", "redeal", "adjustment", "preview")
-ADJUST_REASONS = ("cut_nines", "four_nines", "misdeal", "other")
+ADJUST_REASONS = ADJUSTMENT_REASONS
 Key = tuple[str, int | None]
 
 

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-import json
 from datetime import date
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from scorer.engine import RuleError, catalog, parse_game, resolve_agreements
-from scorer.store import MAX_DEALS, LimitError, checked_parts
+from scorer.engine import (
+    FORMAT,
+    MAX_DEALS,
+    RuleError,
+    catalog,
+    checked_parts,
+    load_game,
+    parse_game,
+    resolve_agreements,
+)
+from scorer.store import LimitError
 from scorer.web import access, agreement_form
 from scorer.web.agreement_form import loc
 from scorer.web.db import get_store
@@ -128,7 +136,7 @@ def create_from_form(form: NewGameForm, agreements, errors: dict[str, str]):
         errors["first_dealer"] = _("The first dealer must be one of the players.")
         return None
     head = {
-        "format": "thousand-game/1",
+        "format": FORMAT,
         "players": names,
         "agreements": {"preset": agreements.preset, "overrides": dict(agreements.overrides)},
         "first_dealer": dealer,
@@ -164,16 +172,8 @@ def import_game():
 
 def import_file(raw: bytes):
     """Validate a game file and store it; return (error text, GameRow)."""
-    try:
-        data = json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        return _("The file is not readable JSON: %(detail)s", detail=str(exc)), None
-    except RecursionError:  # nested thousands of levels deep: no game log looks like that
-        return _("The file is not readable JSON: %(detail)s", detail=_("nested too deep")), None
-    if not isinstance(data, dict):
-        return _("The file must hold one JSON object (a thousand-game/1 log)."), None
-    try:
-        log, records = checked_parts(data)
+    try:  # the engine decodes, checks depth and shape, and replays every deal
+        log, records = checked_parts(load_game(raw))
     except RuleError as err:
         return err.message(lang()), None
     if len(records) > MAX_DEALS:
