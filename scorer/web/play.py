@@ -156,28 +156,18 @@ def entry_for(setup: deal_input.Setup):
     return action, entry, record
 
 
-@bp.get("/<token>/deal")
+@bp.route("/<token>/deal", methods=["GET", "POST"])
 def new_deal(token: str):
-    """The form for the next deal."""
-    return show_deal(edit_row(token), None)
+    """The form for the next deal; posted, it is previewed or saved."""
+    row = edit_row(token)
+    return show_deal(row, None) if request.method == "GET" else post_deal(row, None)
 
 
-@bp.post("/<token>/deal")
-def post_new_deal(token: str):
-    """Record the next deal ('preview' re-renders with every player's delta)."""
-    return post_deal(edit_row(token), None)
-
-
-@bp.get("/<token>/deal/<int:slot_id>")
+@bp.route("/<token>/deal/<int:slot_id>", methods=["GET", "POST"])
 def edit_deal(token: str, slot_id: int):
-    """The form to fix an earlier deal."""
-    return show_deal(edit_row(token), slot_id)
-
-
-@bp.post("/<token>/deal/<int:slot_id>")
-def post_edit_deal(token: str, slot_id: int):
-    """Fix an earlier deal; everything after it is replayed."""
-    return post_deal(edit_row(token), slot_id)
+    """The form to fix an earlier deal; posted, everything after it is replayed."""
+    row = edit_row(token)
+    return show_deal(row, slot_id) if request.method == "GET" else post_deal(row, slot_id)
 
 
 def based_on(values) -> int | None:
