@@ -76,6 +76,18 @@ def m002_totals_cache(db: Database) -> None:
     )
 
 
+@migrations()
+def m003_submission_ids(db: Database) -> None:
+    """One row per write form already stored, so a repeated post is answered, not re-applied."""
+    # A double tap or a re-sent form carries the same one-time id as the first post.
+    db["submissions"].create(
+        {"game_id": int, "sid": str, "created": str},
+        pk=("game_id", "sid"),
+        foreign_keys=[("game_id", "games", "id")],
+        not_null={"game_id", "sid", "created"},
+    )
+
+
 def now() -> str:
     """The current UTC time as an ISO string."""
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -402,6 +414,19 @@ class Store:
                 )
         except sqlite3.Error:
             pass
+
+    # -- one-time submission ids ---------------------------------------------
+
+    def submitted(self, game_id: int, sid: str) -> bool:
+        """Whether a write form with this one-time id was already stored for the game."""
+        found = self.db.execute("select 1 from submissions where game_id = ? and sid = ?",
+                                [game_id, sid]).fetchone()
+        return found is not None
+
+    def note_submission(self, game_id: int, sid: str) -> None:
+        """Remember a stored form's one-time id (call inside writing(), with the write)."""
+        self.db.execute("insert or ignore into submissions (game_id, sid, created)"
+                        " values (?, ?, ?)", [game_id, sid, now()])
 
     def last_record(self, deal_id: int) -> dict | None:
         """The newest non-empty record of a deal (what a restore brings back)."""

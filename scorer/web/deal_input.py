@@ -7,13 +7,16 @@ keyed like the engine's RuleError: (field, seat).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from markupsafe import Markup, escape
 
-from scorer.engine import ADJUSTMENT_REASONS, SUITS
+from scorer.engine import ADJUSTMENT_REASONS, SUITS, RuleError, catalog
 
 SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠", "ace": "A",
               "half_hearts": "½♥", "half_diamonds": "½♦", "half_clubs": "½♣",
@@ -41,6 +44,11 @@ class Setup:
     # The amount an adjustment reason must carry under this game's agreements
     # (three nines at the cut: −penalty; four nines: the bonus), to prefill the form.
     reason_amounts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def dark_shown(self) -> bool:
+        """Whether the form offers «dark»: agreed, and not on a golden deal (never allowed)."""
+        return self.dark_allowed and not self.golden
 
     @property
     def four(self) -> bool:
@@ -264,3 +272,83 @@ def build_points(setup: Setup, entry: Entry, declarer: int | None) -> dict[str, 
     ]
     marriages = {str(s): list(entry.get(f"mar_{s}")) for s in setup.active if entry.get(f"mar_{s}")}
     return {"points": points, "marriages": marriages, "no_tricks": no_tricks}
+
+
+# The web's wording of refusals that name a seat or a suit: the player's name and the
+# suit's Russian name, never "seat 2" or "hearts" (the CLI keeps RULES.md §10's shape).
+SEAT_TEXTS = {
+    "declarer.active": _l("%(name)s does not play this deal (the dealer sits on the talon)."),
+    "declarer.golden": _l("On a golden deal %(name)s is the declarer."),
+    "points.inactive": _l("%(name)s sits on the talon: leave the points blank."),
+    "points.missing": _l("Enter the card points of %(name)s."),
+    "points.range": _l("%(name)s: the points must be 0 to 120 (got %(got)s)."),
+    "points.one": _l("%(name)s: %(got)s is impossible (no card is worth 1 point)."),
+    "marriages.inactive": _l("%(name)s does not play this deal."),
+    "no_tricks.inactive": _l("%(name)s does not play this deal."),
+    "marriages.no_tricks": _l("%(name)s took no trick, so could declare no marriage."),
+    "no_tricks.points": _l("%(name)s took no trick but has %(got)s points."),
+    "dark.first_hand": _l("Only the first hand (%(name)s) may play dark."),
+    "raspis.limit": _l("%(name)s has used all %(max)s concessions."),
+    "marriages.twice": _l("%(suit)s: declared more than once."),
+    "marriages.half_used": _l("%(suit)s: a suit is declared once per deal (whole or half)."),
+    "marriages.suit": _l("Unknown marriage."),
+    "player.range": _l("Choose a player."),
+    "seat": _l("Choose a player."),
+}
+SUIT_NAMES = {"hearts": _l("hearts ♥"), "diamonds": _l("diamonds ♦"), "clubs": _l("clubs ♣"),
+              "spades": _l("spades ♠"), "ace": _l("ace marriage")}
+# Fields in the order the form shows them: the first wrong one gets the focus.
+FIELD_ORDER = ("declarer", "contract", "dark", "points", "marriages", "no_tricks", "prikup",
+               "player", "amount", "reason")
+
+
+def suit_name(suit: object) -> str:
+    """A suit (or half marriage) as the player reads it."""
+    text = str(suit)
+    if text.startswith("half_") and text[5:] in SUIT_NAMES:
+        return _("half %(suit)s", suit=SUIT_NAMES[text[5:]])
+    return str(SUIT_NAMES.get(text, text))
+
+
+def refusal_words(err: RuleError, players: tuple[str, ...] | list[str], code: str) -> str:
+    """The rule of a refusal in words, with names for seats and suits, without [ids]."""
+    seat = err.seat if err.seat is not None else err.params.get("expected")
+    template = SEAT_TEXTS.get(err.rule)
+    if template is not None:
+        name = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+        params = {k: v for k, v in err.params.items() if k != "suit"}
+        return str(template) % {**params, "name": name,
+                                "suit": suit_name(err.params.get("suit", ""))}
+    return re.sub(r"\s*\[\w+\]", "", err.text(code))
+
+
+def refusal(err: RuleError, players, code: str, rules_url: str, *, deal: bool) -> Markup:
+    """A refusal for the web form: words, the agreement's title linked to the rules sheet,
+    and (deal=True) which deal it is about."""
+    text = escape(refusal_words(err, players, code))
+    if deal:
+        where = _("Deal %(n)d", n=err.deal) if err.deal is not None else _("Game")
+        text = escape(where) + Markup(": ") + text
+    spec = catalog().agreements.get(err.agreement) if err.agreement else None
+    if spec is not None:
+        text += Markup(' — <a href="%s#%s">%s</a>') % (rules_url, spec.id, spec.title[code])
+    return Markup(text)
+
+
+def input_id(setup: Setup, name: str, seat: int | None) -> str:
+    """The id of the input an error is about (where the focus goes)."""
+    if name in ("points", "marriages", "no_tricks"):
+        return f"points_{seat if seat is not None else setup.active[0]}"
+    if name == "declarer":
+        return f"declarer_{setup.active[0]}"
+    if name == "prikup":
+        return "prikup_points"
+    return name
+
+
+def first_wrong(setup: Setup, errors: dict[Key, Any], shown) -> str | None:
+    """The id of the first field (in form order) with an error beside it, or None."""
+    keys = [k for k in errors if shown(*k)]
+    keys.sort(key=lambda k: (FIELD_ORDER.index(k[0]) if k[0] in FIELD_ORDER else 99,
+                             setup.active.index(k[1]) if k[1] in setup.active else -1))
+    return input_id(setup, *keys[0]) if keys else None

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from flask import render_template, session
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from flask import abort, render_template, request, session
 from markupsafe import Markup
 
 from scorer import chart, marks
@@ -11,6 +14,9 @@ from scorer.web import protocol_view
 from scorer.web.db import get_store
 from scorer.web.i18n import lang
 from scorer.web.logs import Loaded, load
+
+# The protocol shows this many rows, newest first; the rest come with ?rows=all.
+SHOWN_ROWS = 20
 
 
 def colours(n: int) -> list[str]:
@@ -25,39 +31,80 @@ def chart_svg(loaded: Loaded) -> Markup | None:
     return Markup(chart.totals_svg(loaded.game, loaded.protocol, lang=lang(), layout=chart.PHONE))
 
 
+@dataclass
+class GamePage:
+    """Everything the game page templates need."""
+
+    row: GameRow
+    loaded: Loaded
+    protocol: Any
+    players: list[str]
+    colours: list[str]
+    editable: bool
+    rows: list[Any] = field(default_factory=list)  # shown rows, newest first, deleted in place
+    count: int = 0  # live rows in the whole protocol
+    hidden: int = 0  # older rows left out of this page
+    last: Any = None  # the newest live row (the totals' "last deal")
+    barrel: dict[int, Any] = field(default_factory=dict)
+    legend: list[tuple[str, str]] = field(default_factory=list)
+    marks: dict[str, str] = field(default_factory=dict)
+    chart: Markup | None = None
+    changed: dict | None = None
+
+    def variables(self) -> dict[str, Any]:
+        """The fields as template variables."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def wants_all() -> bool:
+    """Whether the page was asked for every row (?rows=all)."""
+    return request.args.get("rows") == "all"
+
+
 def context(row: GameRow, editable: bool, loaded: Loaded | None = None, *,
-            banner: bool = True) -> dict:
-    """Everything the game page templates need (banner: show the "which totals changed" note)."""
+            banner: bool = True, every_row: bool | None = None) -> GamePage:
+    """The game page's view model (banner: show the "which totals changed" note)."""
     loaded = loaded or load(row)
     protocol = loaded.protocol
     players = row.head.get("players", [])
     changed = session.pop("changed", None) if editable and banner else None
-    return {
-        "row": row,
-        "loaded": loaded,
-        "protocol": protocol,
-        "players": players,
-        "colours": colours(len(players)),
-        "editable": editable,
-        "rows": protocol_view.shown_rows(protocol, [s.id for s in loaded.live])
-        if protocol else [],
-        "barrel": protocol_view.barrel_marks(protocol) if protocol else {},
-        "legend": protocol_view.legend(loaded.game.agreements, len(players))
-        if loaded.game else [],
-        "marks": marks.letters(lang()),
-        "chart": chart_svg(loaded),
-        "changed": changed if changed and changed.get("game") == row.id else None,
-        "deleted": deleted_records(loaded) if editable else [],
-    }
+    page = GamePage(row=row, loaded=loaded, protocol=protocol, players=players,
+                    colours=colours(len(players)), editable=editable,
+                    marks=marks.letters(lang()), chart=chart_svg(loaded),
+                    changed=changed if changed and changed.get("game") == row.id else None)
+    if protocol is None:
+        return page
+    if protocol.winner is None:  # after the win nobody is "on the barrel" any more
+        page.barrel = protocol_view.barrel_marks(protocol)
+    page.legend = protocol_view.legend(loaded.game.agreements, len(players))
+    limit = None if (wants_all() if every_row is None else every_row) else SHOWN_ROWS
+    page.rows, page.hidden = protocol_view.recent_rows(
+        protocol, loaded.slots, limit, deleted_lookup(loaded) if editable else None)
+    page.count = len(protocol.rows)
+    if protocol.rows:
+        page.last = protocol_view.shown_row(protocol, len(protocol.rows) - 1)
+    return page
 
 
-def deleted_records(loaded: Loaded) -> list:
-    """(slot, the record a restore brings back) per deleted slot, in one query."""
-    found = get_store().last_records([slot.id for slot in loaded.deleted])
-    return [(slot, found.get(slot.id)) for slot in loaded.deleted]
+def deleted_lookup(loaded: Loaded):
+    """The record a restore brings back, by deleted slot id (one query for all of them)."""
+    return get_store().last_records([slot.id for slot in loaded.deleted]).get
 
 
 def render(row: GameRow, editable: bool, etag: str | None = None,
            loaded: Loaded | None = None) -> str:
     """Render the whole game page (etag: what the read-only page's poller sends back)."""
-    return render_template("game/page.html", etag=etag, **context(row, editable, loaded))
+    return render_template("game/page.html", etag=etag,
+                           **context(row, editable, loaded).variables())
+
+
+def why_page(row: GameRow, n: int, editable: bool):
+    """The small page that says why every number of protocol row n is what it is."""
+    loaded = load(row)
+    protocol = loaded.protocol
+    if protocol is None or not 1 <= n <= len(protocol.rows):
+        abort(404)
+    players = row.head.get("players", [])
+    return render_template("game/why.html", row=row, players=players, editable=editable,
+                           colours=colours(len(players)),
+                           shown=protocol_view.shown_row(protocol, n - 1))

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import io
 import re
+import secrets
 from typing import Any
 
 import segno
@@ -26,6 +29,37 @@ bp = Blueprint("play", __name__, url_prefix="/g")
 FORM_FIELDS = {"declarer", "contract", "dark", "points", "marriages", "no_tricks", "prikup",
                "player", "amount", "reason"}
 MAX_CHANGED_IDS = 60  # keeps the session cookie small
+SID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+@bp.app_template_global("new_sid")
+def new_sid() -> str:
+    """A fresh one-time id for a write form (a repeat of it is answered, not re-applied)."""
+    return secrets.token_urlsafe(12)
+
+
+def submission() -> str | None:
+    """This post's one-time id with a digest of what it says, or None if it has none.
+
+    The digest keeps two different forms that somehow carry one id (a cached page on two
+    phones) from being taken for a repeat: only the same id with the same body is one.
+    """
+    sid = str(request.form.get("sid", ""))
+    if not SID.fullmatch(sid):
+        return None
+    body = sorted((k, v) for k, v in request.form.items(multi=True) if k != "csrf_token")
+    return sid + ":" + hashlib.sha256(repr(body).encode()).hexdigest()[:16]
+
+
+def repeated(row) -> bool:
+    """Whether this very form was already stored for the game (a double tap, a re-send)."""
+    key = submission()
+    return key is not None and get_store().submitted(row.id, key)
+
+
+def landing(row) -> str:
+    """Where every save lands: the game page's top (totals, «Record a deal», newest rows)."""
+    return url_for("play.game", token=row.edit_token)
 
 
 def edit_row(token: str):
@@ -40,7 +74,14 @@ def game(token: str):
     """The game page with totals, state, protocol and the scorekeeper's buttons."""
     row = edit_row(token)
     return view.cached_page(row, True, lambda loaded, _tag: render_template(
-        "game/page.html", confirm=ConfirmForm(), **game_page.context(row, True, loaded)))
+        "game/page.html", confirm=ConfirmForm(),
+        **game_page.context(row, True, loaded).variables()))
+
+
+@bp.get("/<token>/why/<int:n>")
+def why(token: str, n: int):
+    """Why every number of protocol row n is what it is (the link behind each number)."""
+    return game_page.why_page(edit_row(token), n, editable=True)
 
 
 def setup_of(loaded: Loaded, slot_id: int | None = None) -> deal_input.Setup:
@@ -80,17 +121,21 @@ def beside(setup: deal_input.Setup, field: str, seat: int | None) -> bool:
     if field not in FORM_FIELDS:
         return False
     if field == "dark":
-        return setup.dark_allowed
+        return setup.dark_shown
     if field == "prikup":
         return setup.four and setup.prikup != "none"
     return seat is None or seat in setup.active
 
 
-def keyed(err: RuleError, deal_no: int) -> dict[tuple[str, int | None], str]:
-    """Place an engine refusal beside its field (or on top if it is about another deal)."""
+def keyed(loaded: Loaded, err: RuleError, deal_no: int) -> dict[tuple[str, int | None], str]:
+    """Place an engine refusal beside its field (or on top if it is about another deal),
+    worded with the players' names and the agreement's title linked to the rules sheet."""
+    players = loaded.row.head.get("players", [])
+    rules = url_for("rules_sheet.edit_rules", token=loaded.row.edit_token)
     if err.deal == deal_no and err.field in FORM_FIELDS:
-        return {(err.field, err.seat if err.field != "declarer" else None): err.text(lang())}
-    return {("top", None): err.message(lang())}
+        key = (err.field, err.seat if err.field != "declarer" else None)
+        return {key: deal_input.refusal(err, players, lang(), rules, deal=False)}
+    return {("top", None): deal_input.refusal(err, players, lang(), rules, deal=True)}
 
 
 def preview_of(loaded: Loaded, record: dict, slot_id: int | None):
@@ -99,11 +144,11 @@ def preview_of(loaded: Loaded, record: dict, slot_id: int | None):
     try:
         _game, protocol, _no = score_candidate(loaded, record, slot_id)
     except RuleError as err:
-        return None, keyed(err, deal_no)
+        return None, keyed(loaded, err, deal_no)
     return protocol.rows[deal_no - 1], protocol
 
 
-def entry_for(loaded: Loaded, setup: deal_input.Setup, slot_id: int | None):
+def entry_for(setup: deal_input.Setup):
     """Read the posted form; return (action, entry, record)."""
     action, entry = deal_input.read(setup, request.form, request.form.getlist)
     record = deal_input.build(setup, action, entry)
@@ -112,16 +157,16 @@ def entry_for(loaded: Loaded, setup: deal_input.Setup, slot_id: int | None):
 
 @bp.route("/<token>/deal", methods=["GET", "POST"])
 def new_deal(token: str):
-    """Record the next deal; 'preview' re-renders with every player's delta."""
+    """The form for the next deal; posted, it is previewed or saved."""
     row = edit_row(token)
-    return deal_page(row, None)
+    return show_deal(row, None) if request.method == "GET" else post_deal(row, None)
 
 
 @bp.route("/<token>/deal/<int:slot_id>", methods=["GET", "POST"])
 def edit_deal(token: str, slot_id: int):
-    """Fix an earlier deal; everything after it is replayed."""
+    """The form to fix an earlier deal; posted, everything after it is replayed."""
     row = edit_row(token)
-    return deal_page(row, slot_id)
+    return show_deal(row, slot_id) if request.method == "GET" else post_deal(row, slot_id)
 
 
 def based_on(values) -> int | None:
@@ -146,30 +191,42 @@ def stale_text(base: int | None, loaded: Loaded) -> str:
     )
 
 
-def deal_page(row, slot_id: int | None):
-    """Show, preview or save the deal form (new deal or an edit)."""
+def show_deal(row, slot_id: int | None):
+    """Show the deal form: defaults for the next deal, or the record being edited."""
     loaded = load(row)
     if loaded.protocol is None:
         return render_template("game/broken.html", row=row, error=loaded.error), 409
-    if request.method == "POST":
-        base = based_on(request.form)
-        if base != loaded.version:
-            return refuse_stale(loaded, slot_id, base)
     if slot_id is None and loaded.protocol.winner is not None:
-        if request.method == "POST":  # never drop a posted deal silently
-            return after_change(row, _("The game is over: nothing was saved."), 409)
-        return redirect(url_for("play.game", token=row.edit_token))
+        return redirect(landing(row))
     setup = setup_of(loaded, slot_id)
-    if request.method == "GET":
-        entry = (deal_input.defaults(setup) if slot_id is None
-                 else deal_input.from_record(setup, loaded.live[live_index(loaded, slot_id)]
-                                             .record))
-        return show_form(loaded, setup, entry, slot_id)
-    action, entry, record = entry_for(loaded, setup, slot_id)
+    entry = (deal_input.defaults(setup) if slot_id is None
+             else deal_input.from_record(setup, loaded.live[live_index(loaded, slot_id)].record))
+    return show_form(loaded, setup, entry, slot_id)
+
+
+def post_deal(row, slot_id: int | None):
+    """A posted deal form: answered as before if repeated, else previewed or saved."""
+    if repeated(row):  # the first post of this form was stored: answer as it was answered
+        return redirect(landing(row))
+    loaded = load(row)
+    if loaded.protocol is None:
+        return render_template("game/broken.html", row=row, error=loaded.error), 409
+    base = based_on(request.form)
+    if base != loaded.version:
+        return refuse_stale(loaded, slot_id, base)
+    if slot_id is None and loaded.protocol.winner is not None:
+        return after_change(row, _("The game is over: nothing was saved."), 409)
+    setup = setup_of(loaded, slot_id)
+    action, entry, record = entry_for(setup)
     if record is None:
         return show_form(loaded, setup, entry, slot_id, status=422)
-    if action != "preview":
-        return save(loaded, record, slot_id, entry, setup)
+    if action == "preview":
+        return preview_deal(loaded, setup, entry, record, slot_id)
+    return save(loaded, record, slot_id, entry, setup)
+
+
+def preview_deal(loaded: Loaded, setup, entry, record: dict, slot_id: int | None):
+    """The form again with every player's delta for this record (nothing is stored)."""
     shown, result = preview_of(loaded, record, slot_id)
     if shown is None:
         entry.errors.update(result)
@@ -199,15 +256,22 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
     checked = checked_replay(loaded, record, slot_id, entry)
     if checked is None:
         return show_form(loaded, setup, entry, slot_id, status=422)
+    key = submission()
     try:
         with st.writing():
+            if key is not None and st.submitted(row.id, key):  # the twin of a post just stored
+                return redirect(landing(row))
             st.expect_version(row.id, loaded.version)
             if slot_id is None:
                 st.add_deal(row.id, record)
             else:
                 st.revise_deal(row.id, slot_id, record, "edit")
+            if key is not None:
+                st.note_submission(row.id, key)
             version = st.last_version
     except StaleError:
+        if repeated(row):
+            return redirect(landing(row))
         return refuse_stale(load(row), slot_id, loaded.version)
     except LimitError as err:
         entry.errors[("top", None)] = _("A game holds at most %(max)d deals.", max=err.limit)
@@ -216,7 +280,7 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
     remember_replay(row, version, *checked[:2], loaded.generation, checked.states)
     if slot_id is not None:
         note_changes(loaded, load(row), "edit", slot_id)
-    return redirect(url_for("play.game", token=row.edit_token) + "#protocol")
+    return redirect(landing(row))
 
 
 def checked_replay(loaded: Loaded, record: dict, slot_id: int | None, entry):
@@ -225,7 +289,7 @@ def checked_replay(loaded: Loaded, record: dict, slot_id: int | None, entry):
     try:
         return score_candidate(loaded, record, slot_id)
     except RuleError as err:
-        entry.errors.update(keyed(err, deal_no))
+        entry.errors.update(keyed(loaded, err, deal_no))
         return None
 
 
@@ -233,12 +297,16 @@ def show_form(loaded: Loaded, setup, entry, slot_id, *, status: int = 200, previ
               fresh: dict | None = None):
     """Render the deal form (fresh: the current protocol, shown after a stale refusal)."""
     players = loaded.row.head.get("players", [])
+    shown = functools.partial(beside, setup)
     return render_template(
         "game/deal.html", row=loaded.row, setup=setup, entry=entry, slot_id=slot_id,
         players=players, colours=game_page.colours(len(players)), preview=preview,
         deal_no=(live_index(loaded, slot_id) + 1) if slot_id else len(loaded.records) + 1,
         signs=deal_input.SUIT_SIGNS, reasons=deal_input.ADJUST_REASONS,
-        top_errors=[v for (f, seat), v in entry.errors.items() if not beside(setup, f, seat)],
+        top_errors=[v for (f, seat), v in entry.errors.items() if not shown(f, seat)],
+        wrong=[(deal_input.input_id(setup, f, seat), v) for (f, seat), v in entry.errors.items()
+               if shown(f, seat)],
+        focus=deal_input.first_wrong(setup, entry.errors, shown),
         confirm=ConfirmForm(), history=get_store().history(slot_id) if slot_id else [],
         version=loaded.version, fresh=fresh,
     ), status
@@ -282,7 +350,8 @@ def freshness(loaded: Loaded) -> dict[str, Any]:
 
 def errors_json(errors: dict) -> list[dict[str, Any]]:
     """Errors as a JSON list for the preview."""
-    return [{"field": f, "seat": s, "text": t} for (f, s), t in errors.items()]
+    return [{"field": f, "seat": s, "text": Markup(t).striptags() if isinstance(t, Markup) else t}
+            for (f, s), t in errors.items()]
 
 
 def change_slot(row, slot_id: int, note: str, base: int | None):
@@ -291,7 +360,10 @@ def change_slot(row, slot_id: int, note: str, base: int | None):
     Returns (refusal text, status) or None when done.
     """
     st = get_store()
+    key = submission()
     with st.writing():
+        if key is not None and st.submitted(row.id, key):  # a repeat: done the first time
+            return None
         before = load(row)
         slot = next((s for s in before.slots if s.id == slot_id), None)
         if slot is None:
@@ -315,8 +387,12 @@ def change_slot(row, slot_id: int, note: str, base: int | None):
         try:
             scored = rescore(before, records, first)
         except RuleError as err:
-            return err.message(lang()), 422
+            rules = url_for("rules_sheet.edit_rules", token=row.edit_token)
+            return deal_input.refusal(err, row.head.get("players", []), lang(), rules,
+                                      deal=True), 422
         st.revise_deal(row.id, slot_id, new_record, note)
+        if key is not None:
+            st.note_submission(row.id, key)
     remember_replay(row, st.last_version, *scored, before.generation, scored.states)
     note_changes(before, load(row), note, slot_id)
     return None
@@ -344,10 +420,10 @@ def slot_change(token: str, slot_id: int, note: str):
 def after_change(row, error: str | None, status: int = 422):
     """Back to the game page, or the (fresh) page with the refusal on top."""
     if error:
-        ctx = game_page.context(row, editable=True, banner=False)
+        page = game_page.context(row, editable=True, banner=False)
         return render_template("game/page.html", confirm=ConfirmForm(), refusal=error,
-                               **ctx), status
-    return redirect(url_for("play.game", token=row.edit_token) + "#protocol")
+                               **page.variables()), status
+    return redirect(landing(row))
 
 
 def note_changes(before: Loaded, after: Loaded, note: str, slot_id: int) -> None:

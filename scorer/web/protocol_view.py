@@ -6,6 +6,7 @@ decided by scorer.marks, the same as on the PDF sheet.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,28 +81,56 @@ def result_text(row: Any, m: dict[str, str], words: dict[str, str]) -> str:
     return ""
 
 
-def shown_rows(protocol: Any, slot_ids: list[int] | None = None) -> list[ShownRow]:
-    """Every protocol row with its cells and marks, in order."""
+def shown_row(protocol: Any, i: int, slot_id: int | None = None) -> ShownRow:
+    """Protocol row i (from 0) with its cells and marks."""
     code = lang()
     m = marks.letters(code)
     seats = len(protocol.players)
     words = {"redeal": _("redeal"), "adjustment": _("adjustment")}
-    out = []
-    for i, row in enumerate(protocol.rows):
-        row_marks = " ".join(marks.row_marks(row, code))
-        shown = ShownRow(
-            n=row.n, slot_id=slot_ids[i] if slot_ids and i < len(slot_ids) else None,
-            kind=row.type, dealer=row.dealer, declarer=row.declarer, contract=row.contract,
-            row_marks=row_marks, result=result_text(row, m, words),
-        )
-        for seat in range(seats):
-            shown.cells.append(Cell(
-                delta=row.delta[seat], score=row.score[seat],
-                marks=marks.seat_marks(row, seat, code, seats),
-                why=reasons(row, seat, code),
-            ))
-        out.append(shown)
-    return out
+    row = protocol.rows[i]
+    shown = ShownRow(
+        n=row.n, slot_id=slot_id, kind=row.type, dealer=row.dealer, declarer=row.declarer,
+        contract=row.contract, row_marks=" ".join(marks.row_marks(row, code)),
+        result=result_text(row, m, words),
+    )
+    for seat in range(seats):
+        shown.cells.append(Cell(
+            delta=row.delta[seat], score=row.score[seat],
+            marks=marks.seat_marks(row, seat, code, seats), why=reasons(row, seat, code),
+        ))
+    return shown
+
+
+@dataclass
+class DeletedRow:
+    """A deleted deal, shown where it was (after live row `after`), with what it said."""
+
+    slot_id: int
+    after: int
+    record: dict | None
+    kind: str = "deleted"
+
+
+def recent_rows(protocol: Any, slots: list[Any], limit: int | None,
+                last_record: Callable[[int], dict | None] | None) -> tuple[list[Any], int]:
+    """The newest `limit` live rows (all if None), newest first, deleted deals in place.
+
+    Returns (rows, how many older live rows were left out). last_record is None on the
+    read-only page, which shows no deleted deals.
+    """
+    count = len(protocol.rows)
+    first = 0 if limit is None else max(0, count - limit)
+    out: list[Any] = []
+    live = 0
+    for slot in slots:
+        if slot.record is not None:
+            if live >= first:
+                out.append(shown_row(protocol, live, slot.id))
+            live += 1
+        elif last_record is not None and live >= first:
+            out.append(DeletedRow(slot.id, live, last_record(slot.id)))
+    out.reverse()
+    return out, first
 
 
 def barrel_marks(protocol: Any) -> dict[int, Any]:

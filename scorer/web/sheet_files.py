@@ -22,10 +22,36 @@ def stem(row: GameRow) -> str:
     return text or f"game-{row.id}"
 
 
-def attachment(name: str) -> str:
+# Russian letters in Latin, for the plain-ASCII file name old clients fall back to.
+# Written as code points (а…е, ё, ж…я) so no Russian text lives outside the catalog.
+_ALPHABET = [chr(c) for c in range(0x430, 0x436)] + [chr(0x451)] + [chr(c) for c in range(0x436, 0x450)]
+TRANSLIT = dict(zip(
+    _ALPHABET,
+    ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p",
+     "r", "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya"],
+    strict=True))
+
+
+def ascii_name(name: str, fallback: str) -> str:
+    """The file name in plain ASCII: transliterated, else the fallback (never "--.pdf")."""
+    stem, dot, ext = name.rpartition(".")
+    latin = "".join(
+        TRANSLIT.get(c, TRANSLIT.get(c.lower(), c).capitalize() if c.lower() in TRANSLIT else c)
+        for c in stem
+    )
+    latin = re.sub(r"[^A-Za-z0-9_]+", "-", latin).strip("-_")
+    return f"{latin}{dot}{ext}" if re.search(r"[A-Za-z0-9]", latin) else fallback
+
+
+def attachment(name: str, fallback: str = "game") -> str:
     """A Content-Disposition value that survives non-ASCII names."""
-    ascii_name = name.encode("ascii", "ignore").decode() or "game"
-    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name)}"
+    plain = ascii_name(name, fallback)
+    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name)}"
+
+
+def fallback_name(row: GameRow, ext: str) -> str:
+    """thousand-YYYY-MM-DD.ext, for a title with nothing to transliterate."""
+    return f"thousand-{row.created[:10]}.{ext}"
 
 
 def export_json(row: GameRow) -> Response:
@@ -37,7 +63,9 @@ def export_json(row: GameRow) -> Response:
         data = {**row.head, "deals": loaded.records}
     body = json.dumps(data, ensure_ascii=False, indent=1)
     response = Response(body, mimetype="application/json")
-    response.headers["Content-Disposition"] = attachment(f"{stem(row)}.json")
+    response.headers["Content-Disposition"] = attachment(
+        f"{stem(row)}.json", fallback_name(row, "json")
+    )
     return response
 
 
@@ -51,7 +79,7 @@ def pdf(row: GameRow) -> Response:
         appendix=request.args.get("appendix") == "1",
     )
     response = Response(data, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = attachment(f"{stem(row)}.pdf").replace(
-        "attachment", "inline", 1
-    )
+    response.headers["Content-Disposition"] = attachment(
+        f"{stem(row)}.pdf", fallback_name(row, "pdf")
+    ).replace("attachment", "inline", 1)
     return response

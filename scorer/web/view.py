@@ -169,6 +169,12 @@ def game(token: str):
     return response
 
 
+@bp.get("/<token>/why/<int:n>")
+def why(token: str, n: int):
+    """Why every number of protocol row n is what it is, read-only."""
+    return game_page.why_page(view_row(token), n, editable=False)
+
+
 @bp.get("/<token>/export.json")
 def export(token: str):
     """The game log as GAME-FORMAT JSON."""

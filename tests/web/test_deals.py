@@ -169,9 +169,11 @@ def test_delete_and_restore_keep_every_revision(app, table):
     assert table.client.post(f"{game}/deal/{first}/delete",
                              data=table.form(game + "/deal")).status_code == 302
     html = table.client.get(game).get_data(as_text=True)
-    assert "Кон 1 удалён" in html and "Удалённые коны" in html
-    deleted = html.split('id="deleted"', 1)[1]
-    assert re.search(r"Запись 1:\s*<b[^>]*>Аня</b> 100", deleted)
+    assert "Кон 1 удалён" in html
+    # shown where it was: below the (now first) row, newest first
+    deleted = html.split(f'id="deleted-{first}"', 1)[1].split("</tr>", 1)[0]
+    assert re.search(r"Удалён:\s*<b[^>]*>Аня</b> 100", deleted) and "Вернуть" in deleted
+    assert html.index('id="row-1"') < html.index(f'id="deleted-{first}"')
     assert table.totals(game) == [10, 100, 10]
     assert table.client.post(f"{game}/deal/{first}/restore",
                              data=table.form(game + "/deal")).status_code == 302
@@ -198,7 +200,11 @@ def test_delete_refused_when_a_later_deal_would_break(table):
     first = table.slot_ids(game)[0]
     r = table.client.post(f"{game}/deal/{first}/delete", data=table.form(game + "/deal"))
     assert r.status_code == 422
-    assert "кон 1: declarer" in r.get_data(as_text=True)
+    # in words: the deal, the player's name and the agreement linked to the rules sheet
+    html = r.get_data(as_text=True)
+    assert "Кон 1: На золотом коне заказчик — Вика" in html
+    assert re.search(r'<a href="/g/[^"#]+/rules#forced_bid_seat">', html)
+    assert "место" not in html and "declarer:" not in html
     assert table.totals(game) == before
 
 
@@ -206,7 +212,7 @@ def test_golden_deal_preselects_the_forced_declarer(table):
     """On a golden deal the forced declarer and 120 are preselected."""
     game = table.new_game(golden=True)
     html = table.client.get(game + "/deal").get_data(as_text=True)
-    assert re.search(r'name="declarer" value="1" checked', html)
+    assert re.search(r'name="declarer" id="declarer_1" value="1" checked', html)
     assert 'value="120"' in html
     assert "Золотой кон" in html
 
@@ -343,5 +349,5 @@ def test_an_error_about_a_field_the_form_hides_is_shown_on_top(table):
                    points_2="0", nt_2="1", dark="1")
     html = r.get_data(as_text=True)
     assert 'name="dark"' not in html
-    assert re.search(r'<p class="error top-error" role="alert">[^<]*втёмную', html)
+    assert re.search(r'<li class="error top-error">[^<]*втёмную', html)
     assert table.slot_ids(game) == []

@@ -28,7 +28,7 @@ def page_marks(page: str) -> dict[int, list[str]]:
     """Row number -> each seat's marks as the page shows them."""
     rows = {}
     for n, body in re.findall(r'<tr id="row-(\d+)".*?>(.*?)</tr>', page, re.S):
-        cells = re.findall(r'<td class="cell">.*?<summary>(.*?)</summary>', body, re.S)
+        cells = re.findall(r'<td class="cell"><a class="why"[^>]*>(.*?)</a>', body, re.S)
         rows[int(n)] = [htmllib.unescape(m.group(1)) if m else "" for m in
                         (re.search(r'<span class="mark">(.*?)</span>', c) for c in cells)]
     return rows
@@ -51,7 +51,7 @@ def test_every_scenario_shows_the_pdf_marks_and_legend(table, lang):
     for log in games:
         game = parse_game(log)
         sheet = pdf.sheet_context(game, replay(game), lang=lang)
-        page = table.client.get(imported(table, log)).get_data(as_text=True)
+        page = table.client.get(imported(table, log) + "?rows=all").get_data(as_text=True)
         shown = page_marks(page)
         for row in sheet["rows"]:
             if row["type"] == "redeal":  # the sheet spans a redeal row with one word
@@ -75,7 +75,8 @@ def test_legend_lists_only_what_the_game_can_show(table):
 def test_three_falls_zero_is_marked_like_on_the_sheet(table):
     """The third fall resets the score: both the page and the PDF mark it ↓ and !."""
     log = json.loads((SCENARIOS / "barrel" / "three_falls_zero.json").read_text())["game"]
-    shown = page_marks(table.client.get(imported(table, log)).get_data(as_text=True))
+    shown = page_marks(table.client.get(imported(table, log) + "?rows=all")
+                       .get_data(as_text=True))
     game = parse_game(log)
     last = replay(game).rows[-1]
     seat = next(e.seat for e in last.events if e.kind == "three_falls_zero")

@@ -41,8 +41,13 @@ def test_why_details_and_marks_legend(table):
     """Every number opens its reasons; the legend explains the marks shown."""
     game = played(table)
     html = table.client.get(game).get_data(as_text=True)
-    assert '<details class="why">' in html
-    assert "заказ 120 сыгран" in html
+    # the reasons are not inlined: each number links the small "why" page of its row
+    assert "заказ 120 сыгран" not in html
+    links = re.findall(r'<a class="why" href="([^"]+/why/1)">', html)
+    assert len(links) == 3
+    why = table.client.get(links[0]).get_data(as_text=True)
+    assert "заказ 120 сыгран" in why and "Борис" in why
+    assert table.client.get(game + "/why/3").status_code == 404
     assert "Обозначения" in html and "роспись" in html
     assert re.search(r'<span class="mark">Р</span>', html)
 
@@ -271,8 +276,8 @@ def test_each_why_links_its_agreement_on_the_rules_sheet(table):
     from scorer.engine import catalog
 
     game = played(table)
-    html = table.client.get(game).get_data(as_text=True)
-    boxes = "".join(re.findall(r'<div class="whybox">(.*?)</div>', html, re.S))
+    boxes = "".join(table.client.get(f"{game}/why/{n}").get_data(as_text=True).split(
+        '<section class="why-page" id="why">', 1)[1].split("</section>", 1)[0] for n in (1, 2))
     assert boxes and not re.search(r"\[[a-z_0-9]+\]", boxes)
     links = re.findall(r'<a href="(/g/[^"#]+/rules)#([a-z_0-9]+)">([^<]+)</a>', boxes)
     assert links, "no reason links an agreement"
@@ -281,7 +286,7 @@ def test_each_why_links_its_agreement_on_the_rules_sheet(table):
     for _url, aid, title in links:
         assert title == specs[aid].title["ru"]
         assert f'id="{aid}"' in rules
-    view = table.client.get(table.view_path(game)).get_data(as_text=True)
+    view = table.client.get(table.view_path(game) + "/why/2").get_data(as_text=True)
     assert re.search(r'<a href="/v/[^"#]+/rules#[a-z_0-9]+">', view)
 
 

@@ -31,6 +31,24 @@ SCHEMA = {
         "foreign_keys": [("deal_id", "deals", "id")],
         "indexes": [(("deal_id", "rev"), True)],
     },
+    "totals": {  # derived end totals per version, for the games list (never the truth)
+        "columns": [("game_id", "INTEGER", False, True), ("version", "INTEGER", True, False),
+                    ("winner", "INTEGER", False, False), ("score", "TEXT", False, False),
+                    ("broken", "INTEGER", True, False)],
+        "foreign_keys": [("game_id", "games", "id")],
+        "indexes": [],
+    },
+    "submissions": {  # one-time ids of write forms already stored
+        "columns": [("game_id", "INTEGER", True, True), ("sid", "TEXT", True, True),
+                    ("created", "TEXT", True, False)],
+        "foreign_keys": [("game_id", "games", "id")],
+        "indexes": [(("game_id", "sid"), True)],
+    },
+    "meta": {  # the database generation, renewed by every migrate (and so by restore)
+        "columns": [("key", "TEXT", False, True), ("value", "TEXT", False, False)],
+        "foreign_keys": [],
+        "indexes": [(("key",), True)],
+    },
 }
 
 

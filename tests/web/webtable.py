@@ -79,9 +79,9 @@ class Table:
         return [int(x.replace("\u2212", "-")) for x in found]
 
     def slot_ids(self, game: str) -> list[int]:
-        """The edit links of the protocol rows, in order."""
-        html = self.client.get(game).get_data(as_text=True)
-        return [int(x) for x in re.findall(re.escape(game) + r"/deal/(\d+)\"", html)]
+        """The edit links of the protocol rows, in protocol order (the page shows newest first)."""
+        html = self.client.get(game + "?rows=all").get_data(as_text=True)
+        return [int(x) for x in re.findall(re.escape(game) + r"/deal/(\d+)\"", html)][::-1]
 
 
 def current_agreements(html: str) -> dict[str, str]:

@@ -64,6 +64,7 @@
       var params = new URLSearchParams(data);
       if (form.dataset.edit) { params.set("edit", form.dataset.edit); }
       var msg = $("#preview-msg");
+      msg.classList.remove("error");
       if (!declarer() || contract.value.trim() === "") {
         msg.textContent = ""; clearPreview(); return;
       }
@@ -80,7 +81,10 @@
             msg.textContent = "";
           } else {
             clearPreview();
-            msg.textContent = res.errors.map(function (e) { return e.text; }).join(" · ");
+            // A field's complaint waits until that field was left (or the form sent):
+            // nobody wants «enter the points» before having typed any.
+            msg.textContent = res.errors.filter(shownError)
+              .map(function (e) { return e.text; }).join(" · ");
           }
           // Someone else changed the game since this form was opened: saving will be
           // refused, so say so now (textContent: the text is never parsed as HTML).
@@ -88,6 +92,19 @@
           else { msg.classList.remove("error"); }
         })
         .catch(function () { msg.textContent = ""; });
+    }
+
+    var touched = {};
+    form.addEventListener("focusout", function (ev) {
+      if (ev.target && ev.target.name) { touched[ev.target.name] = true; }
+    });
+    function shownError(e) {
+      if (e.field === "points" || e.field === "marriages" || e.field === "no_tricks") {
+        if (e.seat === null) { return Object.keys(touched).some(function (k) { return k.indexOf("points_") === 0; }); }
+        return !!touched["points_" + e.seat];
+      }
+      if (e.field === "top" || e.field === "stale") { return true; }
+      return !!touched[e.field];
     }
 
     function clearPreview() {
@@ -121,6 +138,72 @@
     if (declarer() && contract.value) { schedule(); }
   }
 
+  // ---------------------------------------------------------------- every write form
+  // One tap, one request: a second tap while the first is on its way does nothing. The
+  // buttons are disabled a moment after the submit, so the tapped one still sends its value.
+  function oneShot(form) {
+    form.addEventListener("submit", function (ev) {
+      if (form.dataset.sending === "1") { ev.preventDefault(); return; }
+      form.dataset.sending = "1";
+      setTimeout(function () {
+        $all("button[type=submit]", form).forEach(function (b) { b.disabled = true; });
+      }, 0);
+    });
+  }
+  // Coming back with the browser's back button shows the form usable again.
+  window.addEventListener("pageshow", function () {
+    $all("form[method=post]").forEach(function (form) {
+      form.dataset.sending = "";
+      $all("button[type=submit]", form).forEach(function (b) { b.disabled = false; });
+    });
+  });
+
+  // A refused save: the first wrong field gets the focus and comes into view.
+  function focusWrong(summary) {
+    var target = summary.dataset.focus && document.getElementById(summary.dataset.focus);
+    if (target) { target.focus({ preventScroll: true }); target.scrollIntoView({ block: "center" }); }
+  }
+
+  // Times written in UTC by the server, shown in the phone's own time.
+  function localTimes(root) {
+    $all("time.local", root).forEach(function (t) {
+      var d = new Date(t.getAttribute("datetime"));
+      if (isNaN(d.getTime())) { return; }
+      var hm = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      var day = d.toLocaleDateString();
+      t.textContent = day === new Date().toLocaleDateString() ? hm : day + " " + hm;
+    });
+  }
+
+  // The "why" of a number: fetched from its small page when tapped, shown under the row.
+  function whyLinks(root) {
+    root.addEventListener("click", function (ev) {
+      var link = ev.target.closest && ev.target.closest("a.why");
+      if (!link || ev.ctrlKey || ev.metaKey || ev.shiftKey) { return; }
+      ev.preventDefault();
+      var row = link.closest("tr");
+      var next = row.nextElementSibling;
+      if (next && next.classList.contains("why-row")) { next.remove(); return; }
+      fetch(link.href, { headers: { "Accept": "text/html" } })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          if (!html) { location.href = link.href; return; }
+          var box = new DOMParser().parseFromString(html, "text/html").getElementById("why");
+          if (!box) { return; }
+          var h = box.querySelector("h1");
+          if (h) { h.remove(); }
+          var tr = document.createElement("tr");
+          tr.className = "why-row";
+          var td = document.createElement("td");
+          td.colSpan = row.children.length;
+          td.appendChild(document.importNode(box, true));
+          tr.appendChild(td);
+          row.parentNode.insertBefore(tr, row.nextSibling);
+        })
+        .catch(function () { location.href = link.href; });
+    });
+  }
+
   // ---------------------------------------------------------------- read-only polling
   function poll(live) {
     var seconds = Math.max(5, parseInt(live.dataset.poll, 10) || 5); // never more often than every 5 s
@@ -142,6 +225,7 @@
           // Keep open whatever "why" the watcher was reading (rows are only appended).
           var open = $all("details", live).map(function (d) { return d.open; });
           live.innerHTML = fresh.innerHTML;
+          localTimes(live);
           $all("details", live).forEach(function (d, i) { if (open[i]) { d.open = true; } });
         })
         .catch(function () {})
@@ -213,6 +297,12 @@
     if (live) { poll(live); }
     var ng = $("#new-game");
     if (ng) { newGame(ng); }
+    $all("form[method=post]").forEach(oneShot);
+    var summary = $("#error-summary");
+    if (summary) { focusWrong(summary); }
+    localTimes(document);
+    var protocol = $("#live");
+    if (protocol) { whyLinks(protocol); }
   });
 })();
 
