@@ -68,25 +68,6 @@ def m001_games_and_deals(db: Database) -> None:
     db["revisions"].create_index(["deal_id", "rev"], unique=True)
 
 
-@migrations()
-def m002_generation(db: Database) -> None:
-    """A small key/value table holding the database's generation."""
-    db["meta"].create({"key": str, "value": str}, pk="key", not_null={"value"})
-    renew_generation(db)
-
-
-def renew_generation(db: Database) -> str:
-    """Give the database a fresh random generation (at creation and at every restore).
-
-    Caches, ETags and pages are keyed by it as well as by game id and version: after a
-    restore the same (game, version) may hold other deals, and nothing from before the
-    restore may be served as current.
-    """
-    value = secrets.token_hex(8)
-    db["meta"].upsert({"key": "generation", "value": value}, pk="key")
-    return value
-
-
 def now() -> str:
     """The current UTC time as an ISO string."""
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -238,11 +219,6 @@ class Store:
                 [*tokens, *tokens],
             )
         return [_game_row(r) for r in rows]
-
-    def generation(self) -> str:
-        """The database's generation: changes when the file is restored (see renew_generation)."""
-        rows = list(self.db.query("select value from meta where key = 'generation'"))
-        return rows[0]["value"] if rows else ""
 
     def version(self, game_id: int) -> int:
         """The game's change counter (cheap: used for ETags)."""
