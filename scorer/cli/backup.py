@@ -169,33 +169,130 @@ def check_backup(path: Path) -> int:
             tables = ", ".join(sorted(missing))
             raise InputError(str(path), f"not a scorer backup (no table {tables})",
                              f"не резервная копия scorer (нет таблицы {tables})")
+        check_schema_version(db, path)
         return db.execute("select count(*) from games").fetchone()[0]
     finally:
         db.close()
 
 
+def check_schema_version(db, path: Path) -> None:
+    """Refuse a backup whose schema has migrations this version does not know (a newer app)."""
+    known = {m.name for m in store.migrations._migrations}
+    applied = set()
+    if "_sqlite_migrations" in db.table_names():
+        applied = {r[0] for r in db.execute(
+            "select name from _sqlite_migrations where migration_set = ?",
+            [store.migrations.name]).fetchall()}
+    unknown = sorted(applied - known)
+    if unknown:
+        names = ", ".join(unknown)
+        raise InputError(str(path), f"written by a newer version of scorer (schema {names})",
+                         f"записана более новой версией scorer (схема {names})")
+
+
+def reference_schema() -> dict[str, list[tuple]]:
+    """Columns (name, type, not null, primary key) of every table of a freshly made database."""
+    db = store.connect(":memory:")
+    try:
+        store.migrate(db)
+        return table_columns(db, db.table_names())
+    finally:
+        db.close()
+
+
+def table_columns(db, tables) -> dict[str, list[tuple]]:
+    """Columns (name, declared type, not null, primary key) of these tables."""
+    return {t: [(c[1], c[2].upper(), c[3], c[5]) for c in
+                db.execute(f"PRAGMA table_info([{t}])").fetchall()] for t in tables}
+
+
+# SQLite keeps whatever is stored, whatever the column says: a row whose value has the
+# wrong type would make every page of its game fail, so the restore refuses it instead.
+_STORAGE = {"INTEGER": "integer", "TEXT": "text"}
+
+
+def check_restored_schema(db, path: Path) -> None:
+    """Refuse a migrated copy whose tables, columns or stored values differ from the app's."""
+    expected = reference_schema()
+    found = table_columns(db, expected)
+    for table, columns in expected.items():
+        if found[table] != columns:
+            have = ", ".join(f"{c[0]} {c[1]}" for c in found[table]) or "none"
+            raise InputError(f"{path}: {table}", f"not the scorer schema (columns: {have})",
+                             f"не схема scorer (столбцы: {have})")
+        for name, kind, not_null, _pk in columns:
+            allowed = [_STORAGE.get(kind, "")] + ([] if not_null else ["null"])
+            marks = ",".join("?" * len(allowed))
+            bad = db.execute(f"select count(*) from [{table}] where typeof([{name}]) "
+                             f"not in ({marks})", allowed).fetchone()[0]
+            if bad:
+                raise InputError(f"{path}: {table}.{name}",
+                                 f"{bad} rows hold a value of the wrong type",
+                                 f"в {bad} строках значение не того типа")
+    broken = db.execute("select count(*) from games where not json_valid(head)").fetchone()[0]
+    broken += db.execute("select count(*) from revisions"
+                         " where record is not null and not json_valid(record)").fetchone()[0]
+    if broken:
+        raise InputError(f"{path}: games.head", f"{broken} rows are not JSON",
+                         f"{broken} строк не в формате JSON")
+
+
+def prepared_copy(source: Path, part: Path) -> None:
+    """Copy a backup to part, then check, migrate and re-check it there (never in place)."""
+    copy_database(source, part)
+    db = store.connect(part)
+    try:
+        check_schema_version(db, part)
+        # A backup from an older version gets the current schema; migrating also gives the
+        # file a new database generation, so nothing cached from before the restore shows.
+        store.migrate(db)
+        check_restored_schema(db, source)
+        check_integrity(db, source)
+    finally:
+        db.close()
+
+
 def run_restore(args) -> int:
-    """Replace the instance's database with a backup, keeping a copy of the old one."""
+    """Replace the instance's database with a backup, keeping a copy of the old one.
+
+    The backup is copied to a ``.part`` file beside the database, checked and migrated
+    there, and only then renamed into place: on any refusal the live file is untouched.
+    """
+    lock = kept = None
     try:
         source = Path(args.backup)
         count = check_backup(source)
         target = database(args.instance)
         folder = target.parent
         folder.mkdir(parents=True, exist_ok=True)
-        kept = None
-        if target.is_file():
-            # Restoring over data by mistake must not lose it: keep what was there.
-            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
-            kept = new_file(str(folder / f"scorer-before-restore-{stamp}.sqlite"))
-            copy_database(target, kept)
-        copy_database(source, target)
-        db = store.connect(target)
         try:
-            store.migrate(db)  # a backup from an older version gets the current schema
+            lock = store.hold(target, exclusive=True)
+        except store.HeldError:
+            raise InputError("--instance", f"a server is running on {target}; stop it first "
+                             "(deals saved while restoring would be lost)",
+                             f"с базой {target} работает сервер; сначала остановите его "
+                             "(коны, записанные во время восстановления, пропали бы)") from None
+        part = target.with_name(target.name + ".part")
+        for leftover in (part, Path(f"{part}-wal"), Path(f"{part}-shm")):
+            leftover.unlink(missing_ok=True)
+        try:
+            prepared_copy(source, part)
+            if target.is_file():
+                # Restoring over data by mistake must not lose it: keep what was there.
+                stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+                kept = new_file(str(folder / f"scorer-before-restore-{stamp}.sqlite"))
+                copy_database(target, kept)
+            # The live file's WAL belongs to the old content: none may survive the rename.
+            for stale in (Path(f"{target}-wal"), Path(f"{target}-shm")):
+                stale.unlink(missing_ok=True)
+            os.replace(part, target)
         finally:
-            db.close()
+            part.unlink(missing_ok=True)
     except (InputError, OSError, sqlite3.Error) as err:
         return fail("restore", err, args.lang)
+    finally:
+        if lock is not None:
+            os.close(lock)
     print(f"restore: {count} games restored from {source} into {target}")
     if kept:
         print(f"restore: the database that was there is kept as {kept}")
