@@ -27,6 +27,9 @@ from scorer.paths import database
 # A zip member larger than this is no game log (2000 deals are well under 1 MB).
 MAX_MEMBER_BYTES = 16 * 1024 * 1024
 MAX_MEMBERS = 10_000
+# All members together, counted from the zip's directory before anything is unpacked:
+# a small zip can claim gigabytes (a zip bomb).
+MAX_TOTAL_BYTES = 256 * 1024 * 1024
 TABLES = {"games", "deals", "revisions"}
 
 
@@ -361,16 +364,31 @@ def read_documents(path: Path) -> list[tuple[str, bytes]]:
             if len(members) > MAX_MEMBERS:
                 raise InputError(str(path), f"more than {MAX_MEMBERS} files",
                                  f"больше {MAX_MEMBERS} файлов")
-            out = []
             for info in members:
                 if info.file_size > MAX_MEMBER_BYTES:
                     raise InputError(f"{path}: {info.filename}", "too large for a game log",
                                      "слишком велик для записи игры")
-                out.append((info.filename, zf.read(info)))
-            return out
+            total = sum(i.file_size for i in members)
+            if total > MAX_TOTAL_BYTES:
+                raise InputError(str(path), f"unpacks to {total} bytes, more than "
+                                 f"{MAX_TOTAL_BYTES}", f"распаковывается в {total} байт, больше "
+                                 f"{MAX_TOTAL_BYTES}")
+            return [(info.filename, bounded_read(zf, info, path)) for info in members]
     except (zipfile.BadZipFile, RuntimeError, NotImplementedError) as exc:
         raise InputError(str(path), f"unreadable zip ({exc})",
                          f"zip-архив не читается ({exc})") from None
+
+
+def bounded_read(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path) -> bytes:
+    """A member's bytes, never more than its stated size (a forged header cannot lie past
+    it: reading stops one byte beyond the limit)."""
+    limit = min(info.file_size, MAX_MEMBER_BYTES)
+    with zf.open(info) as member:
+        data = member.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(f"{path}: {info.filename}", "too large for a game log",
+                         "слишком велик для записи игры")
+    return data
 
 
 def checked_log(name: str, raw: bytes) -> tuple[dict, list[dict]]:

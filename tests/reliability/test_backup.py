@@ -404,3 +404,41 @@ def test_backup_add_restore_delete_shows_only_the_restored_state(tmp_path):
     assert phone.totals(view) == phone.totals(game)
     assert phone.client.get(view + "/export.json").get_json()["deals"] == [{"type": "redeal"}]
     assert phone.client.get(game + "/sheet.pdf").status_code == 200
+
+
+def test_a_zip_bomb_is_refused_before_it_is_unpacked(tmp_path):
+    """A small zip whose members unpack to 270 MB: refused from its directory, the import
+    stays far below that in memory, and nothing is added."""
+    import resource
+
+    bomb = tmp_path / "bomb.zip"
+    zeros = b"0" * (1024 * 1024)
+    with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for i in range(18):
+            with zf.open(f"game-{i}.json", "w") as member:
+                for _ in range(15):
+                    member.write(zeros)
+    assert bomb.stat().st_size < 2 * 1024 * 1024
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    refused(scorer("import", bomb, "--instance", tmp_path / "a", "--lang", "en"),
+            "bomb.zip", "unpacks to")
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    assert max(before, peak_kb) < 200 * 1024, peak_kb
+    assert not (tmp_path / "a" / "scorer.sqlite").exists()
+
+
+def test_a_zip_member_larger_than_its_header_says_is_refused(tmp_path):
+    """A member whose directory entry claims 100 bytes but unpacks to megabytes is cut off
+    at its stated size and refused."""
+    forged = tmp_path / "forged.zip"
+    with zipfile.ZipFile(forged, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("game.json", b" " * (8 * 1024 * 1024))
+    data = bytearray(forged.read_bytes())
+    # The central directory's uncompressed size (offset 24 in the entry) says 100 bytes.
+    central = data.rfind(b"PK\x01\x02")
+    data[central + 24:central + 28] = (100).to_bytes(4, "little")
+    local = data.find(b"PK\x03\x04")
+    data[local + 22:local + 26] = (100).to_bytes(4, "little")
+    forged.write_bytes(bytes(data))
+    refused(scorer("import", forged, "--instance", tmp_path / "a", "--lang", "en"), "forged.zip")
+    assert not (tmp_path / "a" / "scorer.sqlite").exists()
