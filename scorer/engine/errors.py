@@ -19,6 +19,8 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
     "players.long": ("a name is at most {max} characters", "имя — не длиннее {max} символов"),
     "players.duplicate": ("player names must differ ({name!r} twice)",
                           "имена игроков не должны повторяться ({name!r} дважды)"),
+    "text.hidden": ("must not hold control or format characters (found {char})",
+                    "не должно содержать управляющих и невидимых символов (найден {char})"),
     "first_dealer.range": ("must be a seat from 0 to {max} (got {got})",
                            "должен быть номер места от 0 до {max} (указано {got})"),
     "agreements.unknown": ("unknown agreement {id!r}", "неизвестная договорённость {id!r}"),

@@ -151,3 +151,46 @@ def test_the_store_refuses_a_2001st_deal_itself(app):
         assert len(st.records(game.id)) == 2000
     finally:
         db.close()
+
+
+HIDDEN = ["\u202e", "\u200b", "\x00", "\x1b", "\n", "\u2066", "\ufeff", "\u2028"]
+
+
+@pytest.mark.parametrize("char", HIDDEN)
+def test_hidden_characters_are_refused_in_names_and_titles(app, char):
+    """A control or format character (U+202E, zero-width space, NUL, ESC, newline...) in a
+    name or title is refused, in the form and on import; nothing is stored."""
+    phone = Phone(app)
+    code = f"U+{ord(char):04X}"
+    for fields in ({"name0": f"Вася{char}05", "name1": "Борис"},
+                   {"name0": "Аня", "name1": "Борис", "title": f"Пят{char}ница"}):
+        r = new_game(phone, **fields)
+        assert r.status_code == 422, fields
+        assert any(code in e for e in errors(r)), errors(r)
+    for log in ({**HEAD, "players": ["Аня", f"Б{char}орис"], "deals": []},
+                {**HEAD, "title": f"x{char}y", "deals": []},
+                {**HEAD, "notes": f"x{char}y" if char != "\n" else "\u202e", "deals": []}):
+        r = import_log(phone, log)
+        assert r.status_code == 422, log
+        assert any("управляющих" in e for e in errors(r)), errors(r)
+    assert game_count(app) == 0
+
+
+def test_notes_may_hold_line_breaks(app):
+    """A note of several lines is still a note."""
+    assert import_log(Phone(app), {**HEAD, "notes": "первая\nвторая\tстрока",
+                                   "deals": []}).status_code == 302
+
+
+@pytest.mark.parametrize("twin, name", [("Аня\u200b", "Аня"), ("Ａnna", "Anna"),
+                                        ("Аня\u00ad", "Аня")])
+def test_names_that_look_the_same_are_duplicates(app, twin, name):
+    """«Аня» and «Аня» with a zero-width space, a soft hyphen or a full-width letter are the
+    same name (NFKC, hidden characters removed): refused on import."""
+    from scorer.engine import RuleError, parse_game
+
+    with pytest.raises(RuleError):
+        parse_game({**HEAD, "players": [name, twin], "deals": []})
+    from scorer.engine.validation import name_key
+    assert name_key(twin) == name_key(name)
+    assert game_count(app) == 0
