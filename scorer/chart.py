@@ -28,7 +28,8 @@ def _shorten(name: str, room: int) -> str:
 
 def _nice_step(span: float, ticks: int) -> int:
     """Pick a round grid step (1, 2 or 5 times a power of ten) giving about ``ticks`` lines."""
-    raw = max(span / max(ticks, 1), 1)
+    # Integer arithmetic throughout: a float overflows on a span past 1e308.
+    raw = max(-(-int(span) // max(ticks, 1)), 1)
     power = 1
     while power * 10 <= raw:
         power *= 10
@@ -78,7 +79,8 @@ def totals_svg(game, protocol, lang: str = "ru") -> str:
 
     def y(v: float) -> float:
         """The vertical position of score ``v``."""
-        return round(_TOP + plot_h * (high - v) / (high - low), 1)
+        # int / int stays exact for any size; the quotient is between 0 and 1.
+        return round(_TOP + plot_h * (high - v) / max(high - low, 1), 1)
 
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="totals-chart" role="img" '
@@ -96,7 +98,7 @@ def totals_svg(game, protocol, lang: str = "ru") -> str:
             f'stroke="#222" stroke-width="1" stroke-dasharray="6 4"/>'
             f'<text x="{x(xspan) - 4}" y="{y(value) + (13 if name == "barrel" else -4)}" '
             f'text-anchor="end" fill="#222">'
-            f"{escape(text[name])} {value}</text>"
+            f"{escape(text[name])} {number(value)}</text>"
         )
     for seat, points in enumerate(series):
         coords = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(points))

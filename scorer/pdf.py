@@ -12,8 +12,8 @@ from weasyprint.urls import FatalURLFetchingError, URLFetcher
 
 from scorer import marks
 from scorer.chart import colour, totals_svg
-from scorer.engine import catalog, replay, resolve_agreements, signed, word
-from scorer.marks import number
+from scorer.engine import catalog, replay, resolve_agreements, word
+from scorer.marks import number, signed
 from scorer.paths import data_dir
 
 # Words of the sheet. The PDF is built without Flask, so it carries its own two languages.

@@ -9,8 +9,7 @@ from pathlib import Path
 from flask import Flask, abort, request
 from flask_wtf.csrf import CSRFProtect
 
-from scorer.engine import signed
-from scorer.marks import number
+from scorer.marks import number, signed
 from scorer.paths import DATABASE_NAME, data_dir, instance_folder
 from scorer.web import db, i18n
 

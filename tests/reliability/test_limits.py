@@ -194,3 +194,25 @@ def test_names_that_look_the_same_are_duplicates(app, twin, name):
     from scorer.engine.validation import name_key
     assert name_key(twin) == name_key(name)
     assert game_count(app) == 0
+
+
+@pytest.mark.parametrize("huge", [10**400, -(10**400), 10**5000, -(10**5000) + 7],
+                         ids=["1e400", "-1e400", "1e5000", "-1e5000"])
+def test_the_chart_and_number_formatting_cannot_fail_on_huge_numbers(huge):
+    """Whatever the engine lets through (or an old database holds), the chart and every
+    number on a page or sheet are written without OverflowError or the int-to-str limit."""
+    import xml.etree.ElementTree as ET
+    from types import SimpleNamespace
+
+    from scorer.chart import totals_svg
+    from scorer.marks import number, signed
+
+    ag = {"barrel": True, "barrel_threshold": 880, "target": 1000}
+    game = SimpleNamespace(players=("Аня", "Борис"), agreements=ag)
+    rows = [SimpleNamespace(score=(huge, 5)), SimpleNamespace(score=(huge, -huge))]
+    svg = totals_svg(game, SimpleNamespace(rows=rows))
+    ET.fromstring(svg)
+    assert len(svg) < 20_000
+    for text in (number(huge), signed(huge), number(-huge)):
+        assert len(text) < 30 and "e" in text
+    assert number(-120) == "−120" and signed(20) == "+20" and number(0) == "0"
