@@ -29,6 +29,7 @@ WORDS = {
         "unfinished": "Игра не окончена", "chart": "Ход игры", "why": "Почему так",
         "made": "сыграл", "failed": "не сыграл", "redeal": "пересдача", "yes": "да",
         "no": "нет", "none": "нет", "notes": "Заметки", "played": "Сыграно",
+        "why_cut": "Объяснены последние {n} конов; остальные — на странице игры.",
     },
     "en": {
         "title": "Thousand score sheet", "page": "p.", "players": "Players",
@@ -41,6 +42,7 @@ WORDS = {
         "unfinished": "The game is not finished", "chart": "Running totals",
         "why": "Why each number", "made": "made", "failed": "failed", "redeal": "redeal",
         "yes": "on", "no": "off", "none": "none", "notes": "Notes", "played": "Played",
+        "why_cut": "The last {n} deals are explained; the rest are on the game page.",
     },
 }
 
@@ -177,10 +179,15 @@ def standings(game, protocol) -> list[dict]:
              "winner": s == protocol.winner} for s in order]
 
 
+# The "why" appendix of a 2000-deal game runs to hundreds of pages and minutes of layout:
+# the sheet explains the latest deals only (every deal's why stays on the game page).
+MAX_APPENDIX = 200
+
+
 def appendix_rows(game, protocol, lang: str) -> list[dict]:
-    """The "why" of every row: each player's reasons for his delta."""
+    """The "why" of every row (the last MAX_APPENDIX): each player's reasons for his delta."""
     out = []
-    for row in protocol.rows:
+    for row in protocol.rows[-MAX_APPENDIX:]:
         lines = [{"seat": s, "name": game.players[s], "text": "; ".join(reasons)}
                  for s, reasons in enumerate(row.why_text(lang)) if reasons]
         out.append({"n": row.n, "lines": lines})
@@ -205,6 +212,8 @@ def sheet_context(game, protocol, *, lang: str = "ru", landscape: bool = False,
         "winner": game.players[protocol.winner] if protocol.winner is not None else None,
         "chart": Markup(totals_svg(game, protocol, lang)),
         "appendix": appendix_rows(game, protocol, lang) if appendix else None,
+        "appendix_cut": (WORDS[lang]["why_cut"].format(n=MAX_APPENDIX)
+                         if appendix and len(protocol.rows) > MAX_APPENDIX else ""),
     }
 
 
