@@ -96,7 +96,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 def csp_nonce() -> str:
     """This response's nonce for the few inline <script> and <style> blocks."""
     if "csp_nonce" not in g:
-        g.csp_nonce = secrets.token_urlsafe(16)
+        g.csp_nonce = secrets.token_hex(16)
     return g.csp_nonce
 
 
