@@ -162,6 +162,7 @@ def check(rig: Rig, r, path: str) -> None:
         assert record is None or record.get("type") in ("play", "raspis", "redeal",
                                                          "adjustment")
         COUNTS["saved"] += 1
+        shown_everywhere(rig.phone, path.split("/deal", 1)[0])
         rig.reset()
         return
     assert after == rig.clean, (path, r.status_code)
@@ -173,6 +174,15 @@ def check(rig: Rig, r, path: str) -> None:
     COUNTS[f"refused {r.status_code}"] += 1
     if r.status_code in (409, 422):
         assert re.search(r'class="error[^"]*"[^>]*role="alert"', html), (path, html[:500])
+
+
+def shown_everywhere(phone: Phone, game: str) -> None:
+    """After a save the game page, the read-only page and the PDF sheet all render (a value
+    the form let through must not brick the game: issue 9, item 1)."""
+    for path in (game, phone.view_path(game), game + "/sheet.pdf"):
+        r = phone.client.get(path)
+        assert r.status_code == 200, (path, r.status_code)
+    assert r.data.startswith(b"%PDF")
 
 
 @settings(max_examples=EXAMPLES, deadline=None, database=None,

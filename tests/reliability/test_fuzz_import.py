@@ -178,7 +178,13 @@ def test_fuzz_import(app, raw):
     COUNTS["examples"] += 1
     assert r.status_code < 500, r.status_code
     if r.status_code == 302:
-        assert re.fullmatch(r"/g/[A-Za-z0-9_-]{32}", r.headers["Location"])
+        game = r.headers["Location"]
+        assert re.fullmatch(r"/g/[A-Za-z0-9_-]{32}", game)
+        # The imported game must show: its page, its read-only page and its PDF sheet.
+        for path in (game, rig.phone.view_path(game), game + "/sheet.pdf"):
+            shown = rig.phone.client.get(path)
+            assert shown.status_code == 200, (path, shown.status_code)
+        assert shown.data.startswith(b"%PDF")
         added = rig.drop_imported()
         assert len(added) == 1
         replay(parse_game(added[0]))  # what was stored replays
