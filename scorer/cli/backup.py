@@ -195,12 +195,16 @@ def check_schema_version(db, path: Path) -> None:
 
 def reference_schema() -> dict[str, list[tuple]]:
     """Columns (name, type, not null, primary key) of every table of a freshly made database."""
-    db = store.connect(":memory:")
-    try:
-        store.migrate(db)
-        return table_columns(db, db.table_names())
-    finally:
-        db.close()
+    import tempfile
+
+    # A real file, not :memory:, so it is opened like every other database (WAL and all).
+    with tempfile.TemporaryDirectory() as folder:
+        db = store.connect(Path(folder) / "reference.sqlite")
+        try:
+            store.migrate(db)
+            return table_columns(db, db.table_names())
+        finally:
+            db.close()
 
 
 def table_columns(db, tables) -> dict[str, list[tuple]]:
