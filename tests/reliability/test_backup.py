@@ -442,3 +442,33 @@ def test_a_zip_member_larger_than_its_header_says_is_refused(tmp_path):
     forged.write_bytes(bytes(data))
     refused(scorer("import", forged, "--instance", tmp_path / "a", "--lang", "en"), "forged.zip")
     assert not (tmp_path / "a" / "scorer.sqlite").exists()
+
+
+def test_after_a_restore_the_same_version_with_other_deals_is_not_served_stale(tmp_path):
+    """Back up at version v, add deal A (v+1), restore (v), add another deal B (v+1 again):
+    the same app must show B, not its cached replay, page or ETag of A."""
+    if not hasattr(store.Store, "generation"):
+        pytest.skip("needs the database generation the caches are keyed by (helper perf)")
+    from reliability_rig import Phone
+
+    from scorer import create_app
+
+    folder = tmp_path / "live"
+    phone = Phone(create_app({"TESTING": True, "INSTANCE_PATH": str(folder),
+                              "SECRET_KEY": "s", "HOST_KEY": "h"}))
+    game = phone.new_game()
+    view = phone.view_path(game)
+    assert scorer("backup", tmp_path / "b.sqlite", "--instance", folder).returncode == 0
+    phone.deal(game, action="adjustment", player="0", amount="50", reason="other")
+    assert phone.totals(game)[0] == 50
+    before = phone.client.get(view)
+    tag = before.headers.get("ETag")
+    assert scorer("restore", tmp_path / "b.sqlite", "--instance", folder).returncode == 0
+    phone.deal(game, action="adjustment", player="0", amount="70", reason="other")
+    assert phone.totals(game)[0] == 70
+    assert phone.totals(view)[0] == 70
+    if tag:
+        again = phone.client.get(view, headers={"If-None-Match": tag})
+        assert again.status_code == 200 and phone.totals(view)[0] == 70
+    exported = phone.client.get(game + "/export.json").get_json()
+    assert [d.get("amount") for d in exported["deals"]] == [70]
