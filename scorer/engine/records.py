@@ -12,6 +12,7 @@ from typing import Any
 
 from scorer.engine.catalog import Agreements, resolve_agreements
 from scorer.engine.errors import RuleError
+from scorer.engine.names import check_text, name_key
 
 FORMAT = "thousand-game/1"
 SUITS = ("hearts", "diamonds", "clubs", "spades")
@@ -283,9 +284,6 @@ def _players(value: Any) -> tuple[str, ...]:
         raise RuleError(None, "players", "type", expected="a list of names")
     if not 2 <= len(value) <= 4:
         raise RuleError(None, "players", "players.count", got=len(value))
-    # Imported here: validation imports this module's record types.
-    from scorer.engine.validation import check_text, name_key
-
     names: list[str] = []
     for name in value:
         if not isinstance(name, str) or not name.strip():
@@ -342,8 +340,6 @@ def parse_game(data: Any) -> Game:
         if data.get(key) is not None and not isinstance(data[key], str):
             raise RuleError(None, key, "type", expected="a string")
         if data.get(key) is not None:
-            from scorer.engine.validation import check_text
-
             check_text(key, data[key])
         meta[key] = data.get(key)
     return Game(players=players, agreements=agreements, first_dealer=first, deals=deals, **meta)

@@ -191,7 +191,7 @@ def test_names_that_look_the_same_are_duplicates(app, twin, name):
 
     with pytest.raises(RuleError):
         parse_game({**HEAD, "players": [name, twin], "deals": []})
-    from scorer.engine.validation import name_key
+    from scorer.engine.names import name_key
     assert name_key(twin) == name_key(name)
     assert game_count(app) == 0
 
