@@ -1,12 +1,13 @@
-"""Time the PDF sheet against a bare WeasyPrint table of the same size (the floor).
+"""Time the PDF sheet against a WeasyPrint table of the same size (the floor).
 
-    python benchmarks/pdf.py [--sizes 30 100 300] [--repeat 3]
+    python benchmarks/pdf.py [--sizes 30 100 300 1000] [--repeat 3]
 
-For each game size it renders the real sheet (replay, template, chart, WeasyPrint)
-and a plain HTML table with the same rows and columns and the same cell text but no
-stylesheet, alternating the two ``--repeat`` times, and prints the best wall and CPU
-times and their ratios.
-The goal is a sheet within 1.3x of the floor.
+For each size of a card-dealt game (benchmarks/games.py: marriages, bolts, the barrel)
+it renders the real sheet (replay, template, chart, WeasyPrint) and the floor: one
+table with the same rows and columns and the same cell text, in the sheet's font and
+size, with its fixed table layout, cell borders and padding, page margins and a header
+repeated on every page. The two alternate ``--repeat`` times; it prints the best wall
+and CPU times and their ratios. The goal is a sheet within 1.3x of the floor.
 """
 
 from __future__ import annotations
@@ -21,21 +22,31 @@ from pathlib import Path
 import pypdf
 from weasyprint import HTML
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "pdf"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sheet_games import long_log  # noqa: E402
+from games import card_dealt  # noqa: E402
 
 from scorer.engine import parse_game, replay  # noqa: E402
 from scorer.pdf import WORDS, OfflineFetcher, protocol_rows, render_sheet  # noqa: E402
 
+FLOOR_CSS = """
+@page { margin: 12mm 11mm 14mm 11mm; }
+html { font-family: "DejaVu Sans", sans-serif; font-size: 8.5pt; line-height: 1.25; }
+table { border-collapse: collapse; width: 100%; table-layout: fixed; }
+thead { display: table-header-group; }
+th, td { border: 0.5pt solid #777; padding: 0.5mm 1mm; white-space: nowrap; }
+"""
+
 
 def bare_table(game) -> str:
-    """The floor: one unstyled table, same rows, columns and cell text as the sheet's."""
+    """The floor: one table, same rows, columns and cell text as the sheet's, in the
+    sheet's font with its fixed layout, borders and margins (nothing else)."""
     rows = protocol_rows(game, replay(game), "ru")
     head = [WORDS["ru"][key] for key in ("deal", "dealer", "declarer", "contract", "result")]
     for name in game.players:
         head += [name, name]
-    out = ["<table><thead><tr>", *(f"<th>{escape(h)}</th>" for h in head), "</tr></thead>"]
+    out = [f"<style>{FLOOR_CSS}</style><table><thead><tr>",
+           *(f"<th>{escape(h)}</th>" for h in head), "</tr></thead>"]
     for row in rows:
         cells = [str(row["n"]), row["dealer"], row["declarer"], row["contract"], row["result"]]
         for cell in row["cells"]:
@@ -61,14 +72,14 @@ def race(repeat: int, sheet, floor) -> tuple[float, float, float, float]:
 def main() -> None:
     """Measure each size and print a small table of times and ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[30, 100, 300])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[30, 100, 300, 1000])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     print("best of", args.repeat, "alternating runs; CPU time is less disturbed by other load")
     print(f"{'deals':>6} {'pages':>6} {'sheet s':>8} {'floor s':>8} {'ratio':>6}"
           f" {'sheet cpu':>10} {'floor cpu':>10} {'ratio':>6}")
     for size in args.sizes:
-        game = parse_game(long_log(size))
+        game = parse_game(card_dealt(size))
         html = bare_table(game)
         pages = len(pypdf.PdfReader(io.BytesIO(render_sheet(game))).pages)  # also warms up
         wall_s, wall_f, cpu_s, cpu_f = race(

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "engin
 
 from strategies import NAMES, play_deal  # noqa: E402
 
-from scorer.engine import parse_game, replay  # noqa: E402
+from scorer.engine import advance, parse_game, parse_record, replay, replay_state, start  # noqa: E402,E501
 
 HIGH = 700  # from here on a declarer fails, so nobody can win from the barrel
 
@@ -32,11 +32,13 @@ def build(deals: int, seed: int) -> dict:
            "agreements": {"preset": "classic", "overrides": {}}, "first_dealer": 0,
            "deals": []}
     game = parse_game(log)
-    protocol = replay(game)
+    state = start(game)
+    players = len(log["players"])
     while len(log["deals"]) < deals:
-        log["deals"].append(next_record(rnd, protocol, game.agreements))
-        protocol = replay(parse_game(log))
-        assert protocol.winner is None, "the benchmark game must not end"
+        record = next_record(rnd, state.protocol(), game.agreements)
+        log["deals"].append(record)
+        state = advance(state, parse_record(record, len(log["deals"]), players))
+        assert state.winner is None, "the benchmark game must not end"
     return log
 
 
@@ -83,19 +85,30 @@ def main(argv: list[str] | None = None) -> int:
     print(f"game: {len(log['deals'])} records: {kinds.count('made')} made, "
           f"{kinds.count('failed')} failed, {kinds.count('raspis')} raspis, "
           f"{falls} barrel falls; final score {list(protocol.score)}")
-    start = time.perf_counter()
-    for _ in range(args.repeat):
-        replay(game)
-    elapsed = time.perf_counter() - start
-    print(f"replay: {args.repeat} x {len(log['deals'])} deals in {elapsed:.3f} s = "
-          f"{args.repeat * len(log['deals']) / elapsed:,.0f} deals/s")
-    start = time.perf_counter()
-    for _ in range(args.repeat):
-        replay(parse_game(log)).to_json("ru")
-    elapsed = time.perf_counter() - start
-    print(f"parse + replay + protocol JSON: "
-          f"{args.repeat * len(log['deals']) / elapsed:,.0f} deals/s")
+    deals = args.repeat * len(log["deals"])
+    wall, cpu = _timed(lambda: replay(game), args.repeat)
+    # CPU time too: on a shared machine the wall clock also counts other processes.
+    print(f"replay: {args.repeat} x {len(log['deals'])} deals: {deals / wall:,.0f} deals/s "
+          f"(wall), {deals / cpu:,.0f} deals/s (CPU); goal 60,000")
+    wall, cpu = _timed(lambda: replay(game).to_json("ru"), args.repeat)
+    print(f"replay + protocol JSON with why texts: {deals / wall:,.0f} deals/s (wall), "
+          f"{deals / cpu:,.0f} deals/s (CPU)")
+    wall, cpu = _timed(lambda: replay(parse_game(log)).to_json("ru"), args.repeat)
+    print(f"parse + replay + protocol JSON: {deals / wall:,.0f} deals/s (wall), "
+          f"{deals / cpu:,.0f} deals/s (CPU)")
+    kept = replay_state(game.with_deals(game.deals[:-1]))
+    wall, cpu = _timed(lambda: advance(kept, game.deals[-1]), 2000)
+    print(f"advance the kept state of deal {kept.deals} by one: {wall / 2000 * 1e6:.1f} µs (wall), "
+          f"{cpu / 2000 * 1e6:.1f} µs (CPU)")
     return 0
+
+
+def _timed(work, repeat: int) -> tuple[float, float]:
+    """Wall and CPU seconds for ``repeat`` runs of ``work``."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    for _ in range(repeat):
+        work()
+    return time.perf_counter() - wall, time.process_time() - cpu
 
 
 if __name__ == "__main__":

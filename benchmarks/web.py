@@ -1,54 +1,53 @@
-"""Latency of the table app under 8 concurrent loopback clients.
+"""Latency of the table app against floors, served by waitress on loopback.
 
-Reports p50 and p99 of (a) the game page and (b) posting a deal, each on a 200-deal
-game of mostly ``play`` deals, and of a bare Flask route served the same way
-(waitress, same threads), with the ratios to that baseline.
+For each game size (deals of a real card-dealt game: marriages, bolts, the barrel,
+from benchmarks/games.py) it measures, interleaved with its floor in one run:
 
-    python benchmarks/web.py [--clients 8] [--requests 100] [--deals 200]
+* the game page, warm (cached) and cold (every cache emptied before the request),
+  against a bare Flask route that returns the same number of bytes;
+* posting a deal followed by the GET of the page the browser is redirected to, against
+  a floor that does one durable SQLite INSERT (WAL, synchronous=FULL, a kept
+  connection) and a redirect to the bare page.
+
+Both floors run the app's session cookie and CSRF middleware (CSRFProtect, the signed
+session); clients send ``Accept-Encoding: gzip`` like a browser. It prints p50 and p99,
+their ratios to the floor, and the log-log slope of the p50 from the smallest to the
+largest size (flat cost per deal: slope near 0).
+
+    python benchmarks/web.py [--clients 4] [--requests 30] [--sizes 50 200 1000]
 """
 
 from __future__ import annotations
 
 import argparse
 import http.client
+import math
 import re
+import sqlite3
 import statistics
 import sys
 import tempfile
 import threading
 import time
 import urllib.parse
+from pathlib import Path
 
-from flask import Flask
+from flask import Flask, redirect, session
+from flask_wtf.csrf import CSRFProtect, generate_csrf
 from waitress import create_server
 
-from scorer import create_app
-from scorer.engine import parse_game, replay
-from scorer.web.db import get_store
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from games import card_dealt  # noqa: E402
+
+from scorer import create_app  # noqa: E402
+from scorer.engine import parse_game, replay  # noqa: E402
+from scorer.web.db import get_store  # noqa: E402
 
 THREADS = 8
-
-
-def deal_log(n: int) -> list[dict]:
-    """n records, mostly play, that never reach a win (scores drift slowly down)."""
-    records = []
-    for k in range(n):
-        declarer = k % 3
-        if k % 25 == 24:
-            records.append({"type": "redeal"})
-        elif k % 4 == 3:  # made: +100 to the declarer, +10 to each defender
-            points = [10, 10, 10]
-            points[declarer] = 100
-            records.append({"type": "play", "declarer": declarer, "contract": 100,
-                            "points": points, "marriages": {}, "no_tricks": []})
-        else:  # failed: -100, +40 to each defender
-            records.append({"type": "play", "declarer": declarer, "contract": 100,
-                            "points": [40, 40, 40], "marriages": {}, "no_tricks": []})
-    return records
-
-
-HEAD = {"format": "thousand-game/1", "players": ["Аня", "Борис", "Вика"],
-        "agreements": {"preset": "classic", "overrides": {}}, "first_dealer": 0}
+NAMES = ("page warm", "page cold", "POST", "POST + GET")
+CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
+VERSION_RE = re.compile(r'name="version" value="(\d+)"')
 
 
 def serve(app) -> tuple[object, int]:
@@ -61,48 +60,95 @@ def serve(app) -> tuple[object, int]:
 def percentile(values: list[float], p: float) -> float:
     """The p-th percentile (nearest rank), in milliseconds."""
     ordered = sorted(values)
-    rank = max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))
+    rank = max(0, min(len(ordered) - 1, math.ceil(p / 100 * len(ordered)) - 1))
     return ordered[rank] * 1000
 
 
 class Client:
-    """One keep-alive loopback connection with its own cookies."""
+    """One keep-alive loopback connection with its own cookies, accepting gzip."""
 
     def __init__(self, port: int):
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         self.cookie = ""
 
-    def request(self, method: str, path: str, body: str | None = None) -> tuple[int, str]:
-        """Send one request; return status and body."""
-        headers = {"Cookie": self.cookie} if self.cookie else {}
+    def request(self, method: str, path: str, body: str | None = None) -> tuple[int, bytes,
+                                                                                  str]:
+        """Send one request; return status, body bytes and Location."""
+        headers = {"Accept-Encoding": "gzip"}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
         if body is not None:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         self.conn.request(method, path, body=body, headers=headers)
+        response = self.conn.getresponse()
+        data = response.read()
+        cookie = response.getheader("Set-Cookie")
+        if cookie:
+            self.cookie = cookie.split(";", 1)[0]
+        return response.status, data, response.getheader("Location") or ""
+
+    def text(self, path: str) -> str:
+        """A page as text (asked without gzip, to read its form fields)."""
+        self.conn.request("GET", path, headers={"Cookie": self.cookie} if self.cookie else {})
         response = self.conn.getresponse()
         data = response.read().decode()
         cookie = response.getheader("Set-Cookie")
         if cookie:
             self.cookie = cookie.split(";", 1)[0]
-        return response.status, data
+        return data
 
 
-def run_clients(port: int, clients: int, job) -> list[float]:
-    """Run job(client, index) in parallel threads; collect every latency."""
-    results: list[list[float]] = [[] for _ in range(clients)]
+def floor_app(page_bytes: bytes, db_path: str) -> Flask:
+    """The floor: session + CSRF like the app, a page of the same bytes, one INSERT."""
+    app = Flask("floor")
+    app.config.update(SECRET_KEY="floor", WTF_CSRF_TIME_LIMIT=None,
+                      SESSION_COOKIE_SAMESITE="Lax", SESSION_REFRESH_EACH_REQUEST=False)
+    CSRFProtect(app)
+    conn = sqlite3.connect(db_path, check_same_thread=False, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("create table if not exists deals (id integer primary key, body text)")
+    lock = threading.Lock()
+
+    @app.get("/page")
+    def page():
+        """The same bytes as the real page (gzipped like it), after touching the session."""
+        session.get("tokens")
+        generate_csrf()
+        return page_bytes, 200, {"Content-Type": "text/html; charset=utf-8",
+                                 "Content-Encoding": "gzip"}
+
+    @app.get("/form")
+    def form():
+        """A form with a CSRF token, to post to /post."""
+        return f'<input name="csrf_token" type="hidden" value="{generate_csrf()}">' \
+               '<input name="version" value="1">'
+
+    @app.post("/post")
+    def post():
+        """One durable INSERT on a kept connection, then the redirect."""
+        with lock:
+            conn.execute("insert into deals (body) values (?)", ["{}"])
+        return redirect("/page")
+
+    return app
+
+
+def run_clients(clients: list[Client], job) -> list[float]:
+    """Run job(client, index) -> latencies in parallel threads; collect every latency."""
+    results: list[list[float]] = [[] for _ in clients]
     errors: list[BaseException] = []
-    barrier = threading.Barrier(clients)
+    barrier = threading.Barrier(len(clients))
 
     def worker(i: int) -> None:
         try:
-            client = Client(port)
-            prepare = job(client, i)
             barrier.wait()
-            results[i] = prepare()
+            results[i] = job(clients[i], i)
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
             barrier.abort()
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(clients)]
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(clients))]
     for t in threads:
         t.start()
     for t in threads:
@@ -112,83 +158,185 @@ def run_clients(port: int, clients: int, job) -> list[float]:
     return [x for r in results for x in r]
 
 
-def timed(client: Client, requests: int, method: str, path, body=None, expect=200):
-    """A closure doing `requests` timed requests."""
-    def go() -> list[float]:
+class Table:
+    """The app under test, its floor, and one game (and client) per concurrent client."""
+
+    def __init__(self, log: dict, clients: int):
+        instance = tempfile.mkdtemp(prefix="scorer-bench-")
+        self.app = create_app({"INSTANCE_PATH": instance, "SECRET_KEY": "bench",
+                               "HOST_KEY": "bench" * 5})
+        head = {k: v for k, v in log.items() if k != "deals"}
+        with self.app.app_context():
+            self.games = [get_store().create_game(head, log["deals"]) for _ in range(clients)]
+        self.server, port = serve(self.app)
+        self.clients = [Client(port) for _ in range(clients)]
+        self.versions = []
+        for client, row in zip(self.clients, self.games, strict=True):
+            html = client.text(f"/g/{row.edit_token}/deal")
+            self.versions.append([int(VERSION_RE.search(html).group(1)),
+                                  CSRF_RE.search(html).group(1)])
+        for client, row in zip(self.clients, self.games, strict=True):  # each warms its page
+            status, body, _ = client.request("GET", f"/g/{row.edit_token}")
+            assert status == 200
+        self.page_bytes = body
+        self.floor_server, floor_port = serve(floor_app(body, str(Path(instance) / "f.db")))
+        self.floor_clients = [Client(floor_port) for _ in range(clients)]
+        self.floor_tokens = [CSRF_RE.search(c.text("/form")).group(1)
+                             for c in self.floor_clients]
+
+    def close(self) -> None:
+        """Hang up every client, then stop both servers."""
+        for client in (*self.clients, *self.floor_clients):
+            client.conn.close()
+        time.sleep(0.2)  # let waitress see the hang-ups before its sockets go
+        self.server.close()
+        self.floor_server.close()
+
+    def empty_caches(self) -> None:
+        """Forget every cached replay and page (as after a restart)."""
+        for name in ("scorer_replays", "scorer_pages"):
+            found = self.app.extensions.get(name)
+            if found is not None:
+                with found.lock:
+                    found.items.clear()
+
+    def page(self, client: Client, i: int, n: int, cold: bool) -> list[float]:
+        """n timed GETs of the game page."""
         out = []
-        for k in range(requests):
+        for _ in range(n):
+            if cold:
+                self.empty_caches()
             start = time.perf_counter()
-            status, _ = client.request(method, path(k) if callable(path) else path,
-                                       body(k) if callable(body) else body)
+            status, _, _ = client.request("GET", f"/g/{self.games[i].edit_token}")
             out.append(time.perf_counter() - start)
-            if status != expect:
-                raise RuntimeError(f"{method} {path}: HTTP {status}")
+            assert status == 200, status
         return out
-    return go
+
+    def floor_page(self, client: Client, _i: int, n: int) -> list[float]:
+        """n timed GETs of the floor page."""
+        out = []
+        for _ in range(n):
+            start = time.perf_counter()
+            status, _, _ = client.request("GET", "/page")
+            out.append(time.perf_counter() - start)
+            assert status == 200
+        return out
+
+    def post(self, client: Client, i: int, n: int, follow: bool = True) -> list[float]:
+        """n timed (POST a deal, GET the page it redirects to); follow=False: the POST
+        alone (the GET is made untimed, as the next POST's base)."""
+        out = []
+        path = f"/g/{self.games[i].edit_token}/deal"
+        for k in range(n):
+            version, token = self.versions[i]
+            body = urllib.parse.urlencode({  # a failed 100: every seat is active with 3
+                "csrf_token": token, "version": str(version), "action": "play",
+                "declarer": str(k % 3), "contract": "100",
+                "points_0": "40", "points_1": "40", "points_2": "40"})
+            start = time.perf_counter()
+            status, data, where = client.request("POST", path, body)
+            if status != 302:
+                raise RuntimeError(f"POST: HTTP {status} {data[:300]!r}")
+            if not follow:
+                out.append(time.perf_counter() - start)
+            status, _, _ = client.request("GET", urllib.parse.urlsplit(where).path)
+            if follow:
+                out.append(time.perf_counter() - start)
+            assert status == 200
+            self.versions[i][0] = version + 1
+        return out
+
+    def floor_post(self, client: Client, i: int, n: int, follow: bool = True) -> list[float]:
+        """n timed (POST one INSERT, GET the floor page); follow=False: the POST alone."""
+        out = []
+        body = urllib.parse.urlencode({"csrf_token": self.floor_tokens[i], "version": "1"})
+        for _ in range(n):
+            start = time.perf_counter()
+            status, _, where = client.request("POST", "/post", body)
+            assert status == 302, status
+            if not follow:
+                out.append(time.perf_counter() - start)
+            client.request("GET", urllib.parse.urlsplit(where).path)
+            if follow:
+                out.append(time.perf_counter() - start)
+        return out
+
+
+def interleaved(table: Table, rounds: int, per_round: int, real, floor) -> tuple[list, list]:
+    """Alternate the real job and its floor in small batches; all latencies of each."""
+    got_real, got_floor = [], []
+    for _ in range(rounds):
+        got_floor += run_clients(table.floor_clients, lambda c, i: floor(c, i, per_round))
+        got_real += run_clients(table.clients, lambda c, i: real(c, i, per_round))
+    return got_real, got_floor
+
+
+def measure(log: dict, args) -> dict[str, tuple]:
+    """Every measurement for one game size: {name: (p50, p99, floor p50, floor p99, n)}."""
+    table = Table(log, args.clients)
+    out = {}
+    try:
+        rounds, per = max(1, args.requests // 5), 5
+        plans = (
+            ("page warm", lambda c, i, n: table.page(c, i, n, False), table.floor_page,
+             rounds, per),
+            ("page cold", lambda c, i, n: table.page(c, i, n, True), table.floor_page,
+             max(1, rounds // 3), 2),
+            ("POST", lambda c, i, n: table.post(c, i, n, False),
+             lambda c, i, n: table.floor_post(c, i, n, False), rounds, per),
+            ("POST + GET", table.post, table.floor_post, rounds, per),
+        )
+        for name, real, floor, r, p in plans:
+            got, base = interleaved(table, r, p, real, floor)
+            out[name] = (percentile(got, 50), percentile(got, 99),
+                         percentile(base, 50), percentile(base, 99), len(got))
+        out["bytes"] = len(table.page_bytes)
+    finally:
+        table.close()
+    return out
+
+
+def slope(sizes: list[int], costs: list[float]) -> float:
+    """Least-squares slope of log(cost) against log(deals)."""
+    xs = [math.log(s) for s in sizes]
+    ys = [math.log(c) for c in costs]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    return (sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+            / sum((x - mx) ** 2 for x in xs))
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Build the games, run the three measurements, print the table."""
+    """Build the game, measure each size, print the table and the slopes."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--requests", type=int, default=100, help="per client and measurement")
-    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--requests", type=int, default=30,
+                        help="per client and measurement (cold: a third)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[50, 200, 1000])
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
 
-    records = deal_log(args.deals)
-    protocol = replay(parse_game({**HEAD, "deals": records}))
-    assert protocol.winner is None, "the benchmark game must not be won"
-
-    instance = tempfile.mkdtemp(prefix="scorer-bench-")
-    app = create_app({"INSTANCE_PATH": instance, "SECRET_KEY": "bench", "HOST_KEY": "bench"})
-    with app.app_context():
-        games = [get_store().create_game(HEAD, records) for _ in range(args.clients)]
-    bare = Flask("bare")
-    bare.add_url_rule("/", "bare", lambda: "ok")
-    app_server, app_port = serve(app)
-    bare_server, bare_port = serve(bare)
-
-    def bare_job(client, _i):
-        client.request("GET", "/")
-        return timed(client, args.requests, "GET", "/")
-
-    def page_job(client, i):
-        path = f"/g/{games[i].edit_token}"
-        client.request("GET", path)
-        return timed(client, args.requests, "GET", path)
-
-    def post_job(client, i):
-        path = f"/g/{games[i].edit_token}/deal"
-        _, html = client.request("GET", path)
-        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
-        # Every write names the game version it was based on; this client is its game's
-        # only writer, so each accepted deal moves the version on by exactly one.
-        version = int(re.search(r'name="version" value="(\d+)"', html).group(1))
-
-        def body(k):
-            return urllib.parse.urlencode({
-                "csrf_token": token, "version": str(version + k), "action": "play",
-                "declarer": str(k % 3),
-                "contract": "100", "points_0": "40", "points_1": "40", "points_2": "40"})
-        return timed(client, args.requests, "POST", path, body, expect=302)
-
-    rows = []
-    for name, port, job in (("bare Flask route", bare_port, bare_job),
-                            (f"game page ({args.deals} deals)", app_port, page_job),
-                            (f"post a deal ({args.deals}+ deals)", app_port, post_job)):
-        lat = run_clients(port, args.clients, job)
-        rows.append((name, percentile(lat, 50), percentile(lat, 99), len(lat),
-                     statistics.fmean(lat) * 1000))
-    app_server.close()
-    bare_server.close()
-
-    base50, base99 = rows[0][1], rows[0][2]
-    print(f"{args.clients} concurrent loopback clients, {args.requests} requests each, "
-          f"waitress with {THREADS} threads")
-    print(f"{'':32} {'p50 ms':>9} {'p99 ms':>9} {'mean ms':>9} {'x p50':>7} {'x p99':>7}")
-    for name, p50, p99, _n, mean in rows:
-        print(f"{name:32} {p50:9.2f} {p99:9.2f} {mean:9.2f} {p50 / base50:7.1f} "
-              f"{p99 / base99:7.1f}")
+    started = time.perf_counter()
+    full = card_dealt(max(args.sizes) + args.requests * 2, args.seed)  # room for the posts
+    print(f"card-dealt game built in {time.perf_counter() - started:.0f} s; "
+          f"{args.clients} concurrent loopback clients, waitress with {THREADS} threads, "
+          f"~{args.requests} requests per client and measurement, interleaved with the floor")
+    print(f"{'deals':>6} {'measurement':12} {'kB':>6} {'p50 ms':>8} {'p99 ms':>8} "
+          f"{'floor p50':>9} {'floor p99':>9} {'x p50':>6} {'x p99':>6} {'n':>5}")
+    results = {}
+    for size in args.sizes:
+        log = {**full, "deals": full["deals"][:size]}
+        assert replay(parse_game(log)).winner is None
+        results[size] = found = measure(log, args)
+        for name in NAMES:
+            p50, p99, f50, f99, n = found[name]
+            print(f"{size:>6} {name:12} {found['bytes'] / 1024:>6.1f} {p50:>8.2f} {p99:>8.2f} "
+                  f"{f50:>9.2f} {f99:>9.2f} {p50 / f50:>6.1f} {p99 / f99:>6.1f} {n:>5}",
+                  flush=True)
+    if len(args.sizes) > 1:
+        for name in NAMES:
+            costs = [results[s][name][0] for s in args.sizes]
+            print(f"log-log slope of p50 {name}, {args.sizes[0]}..{args.sizes[-1]} deals: "
+                  f"{slope(args.sizes, costs):.2f}")
     return 0
 
 

@@ -1,19 +1,39 @@
 """The running-totals chart: a small hand-made SVG shared by the web page and the PDF."""
 
+from dataclasses import dataclass
 from html import escape
 
+from scorer.engine.texts import N_, tr
 from scorer.marks import number
 
 # One colour per seat, the same on every page and in the chart (Okabe–Ito hues,
 # darkened where needed so a thin line stays readable on white paper and in sunlight).
 PLAYER_COLOURS = ("#0b62a4", "#c2410c", "#047857", "#7e22ce")
 
-_WIDTH, _HEIGHT = 640, 280
-_LEFT, _RIGHT, _TOP, _BOTTOM = 46, 12, 12, 52
-_TEXT = {
-    "ru": {"deal": "кон", "barrel": "бочка", "target": "цель", "title": "Ход игры"},
-    "en": {"deal": "deal", "barrel": "barrel", "target": "target", "title": "Running totals"},
-}
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The chart's user-unit geometry; text size is in the same units as the viewBox."""
+
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    font: float
+    legend_columns: int  # at most this many names on one legend line
+
+
+# Paper: a wide, low chart across the A4 page (about 11 units = 8 pt there).
+PAPER = Layout(640, 280, 46, 12, 12, 52, 11, 4)
+# Phone: drawn about as wide as the screen (336–406 CSS px for 360–430 px phones), so a
+# user unit is about a CSS pixel and 12.5 units stay ≥ 11 px; the legend takes two lines.
+PHONE = Layout(360, 262, 44, 8, 10, 60, 12.5, 2)
+# Words of the chart (msgids of the one catalog, scorer/translations).
+_TEXT = {"deal": N_("deal"), "barrel": N_("barrel"), "target": N_("target"),
+         "title": N_("Running totals")}
 
 
 def colour(seat: int) -> str:
@@ -59,9 +79,12 @@ def _lines(game) -> list[tuple[str, int]]:
     return lines
 
 
-def totals_svg(game, protocol, lang: str = "ru") -> str:
+def totals_svg(game, protocol, lang: str = "ru", layout: Layout = PAPER) -> str:
     """Return an inline SVG of every player's running total, deal by deal."""
-    text = _TEXT.get(lang, _TEXT["ru"])
+    text = {key: tr(lang, msgid) for key, msgid in _TEXT.items()}
+    lay = layout
+    legend_rows = -(-len(game.players) // lay.legend_columns)
+    height = lay.height + _legend_line(lay) * (legend_rows - 1)
     series = _series(game, protocol)
     lines = _lines(game)
     deals = len(protocol.rows)
@@ -71,34 +94,31 @@ def totals_svg(game, protocol, lang: str = "ru") -> str:
     low = (low // ystep) * ystep
     high = -((-high) // ystep) * ystep
     xspan = max(deals, 1)
-    plot_w, plot_h = _WIDTH - _LEFT - _RIGHT, _HEIGHT - _TOP - _BOTTOM
+    plot_w, plot_h = lay.width - lay.left - lay.right, lay.height - lay.top - lay.bottom
 
     def x(i: float) -> float:
         """The horizontal position of deal ``i``."""
-        return round(_LEFT + plot_w * i / xspan, 1)
+        return round(lay.left + plot_w * i / xspan, 1)
 
     def y(v: float) -> float:
         """The vertical position of score ``v``."""
         # int / int stays exact for any size; the quotient is between 0 and 1.
-        return round(_TOP + plot_h * (high - v) / max(high - low, 1), 1)
+        return round(lay.top + plot_h * (high - v) / max(high - low, 1), 1)
 
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="totals-chart" role="img" '
-        f'viewBox="0 0 {_WIDTH} {_HEIGHT}" width="100%" '
-        f'font-family="DejaVu Sans, sans-serif" font-size="11">',
+        f'viewBox="0 0 {lay.width} {height}" width="100%" '
+        f'font-family="DejaVu Sans, sans-serif" font-size="{lay.font}">',
         f"<title>{escape(text['title'])}</title>",
-        f'<rect x="{_LEFT}" y="{_TOP}" width="{plot_w}" height="{plot_h}" '
+        f'<rect x="{lay.left}" y="{lay.top}" width="{plot_w}" height="{plot_h}" '
         f'fill="#fff" stroke="#444" stroke-width="1"/>',
     ]
-    out += _grid(low, high, ystep, deals, x, y, text)
-    for name, value in lines:
+    out += _grid(low, high, ystep, deals, x, y, text, lay)
+    for _name, value in lines:
         # Dashed so the reference lines never read as a player's line.
         out.append(
             f'<line x1="{x(0)}" x2="{x(xspan)}" y1="{y(value)}" y2="{y(value)}" '
             f'stroke="#222" stroke-width="1" stroke-dasharray="6 4"/>'
-            f'<text x="{x(xspan) - 4}" y="{y(value) + (13 if name == "barrel" else -4)}" '
-            f'text-anchor="end" fill="#222">'
-            f"{escape(text[name])} {number(value)}</text>"
         )
     for seat, points in enumerate(series):
         coords = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(points))
@@ -106,42 +126,67 @@ def totals_svg(game, protocol, lang: str = "ru") -> str:
             f'<polyline fill="none" stroke="{colour(seat)}" stroke-width="2.2" '
             f'stroke-linejoin="round" points="{coords}"/>'
         )
-    out += _legend(game.players)
+    # The labels come after the players' lines, each on a white halo, so no line is
+    # ever drawn over «бочка 880»; the halo hides only a few pixels of line behind it.
+    for name, value in lines:
+        # Below the barrel line (the target is usually just above), above the target;
+        # one that would leave the plot goes to the other side, at the left end, clear of
+        # the other label (the lines start from 0 down there).
+        below = name == "barrel"
+        swapped = (y(value) - lay.font - 4 < lay.top) if not below else \
+            (y(value) + lay.font + 4 > lay.height - lay.bottom)
+        below = below != swapped
+        anchor, lx = ("start", x(0) + 4) if swapped else ("end", x(xspan) - 4)
+        out.append(
+            f'<text x="{lx}" y="{y(value) + (lay.font + 2 if below else -4)}" '
+            f'text-anchor="{anchor}" fill="#222" stroke="#fff" stroke-width="{lay.font / 3:.1f}" '
+            f'stroke-linejoin="round" paint-order="stroke">'
+            f"{escape(text[name])} {number(value)}</text>"
+        )
+    out += _legend(game.players, lay)
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _grid(low, high, ystep, deals, x, y, text) -> list[str]:
+def _legend_line(lay: Layout) -> float:
+    """The height of one legend line."""
+    return round(lay.font * 1.6, 1)
+
+
+def _grid(low, high, ystep, deals, x, y, text, lay: Layout) -> list[str]:
     """Horizontal grid lines with score labels and deal-number ticks along the bottom."""
     out = []
     for value in range(int(low), int(high) + 1, int(ystep)):
         out.append(
             f'<line x1="{x(0)}" x2="{x(max(deals, 1))}" y1="{y(value)}" y2="{y(value)}" '
             f'stroke="#ccc" stroke-width="0.6"/>'
-            f'<text x="{_LEFT - 4}" y="{y(value) + 4}" text-anchor="end" fill="#222">'
+            f'<text x="{lay.left - 4}" y="{y(value) + lay.font / 3:.1f}" text-anchor="end" '
+            f'fill="#222">'
             f"{number(value)}</text>"
         )
     xstep = _nice_step(max(deals, 1), 10)
     for i in range(0, deals + 1, xstep):
         out.append(
-            f'<text x="{x(i)}" y="{_HEIGHT - _BOTTOM + 14}" text-anchor="middle" '
+            f'<text x="{x(i)}" y="{lay.height - lay.bottom + lay.font + 3}" text-anchor="middle" '
             f'fill="#222">{i}</text>'
         )
     out.append(
-        f'<text x="{_LEFT + (_WIDTH - _LEFT - _RIGHT) / 2}" y="{_HEIGHT - _BOTTOM + 28}" '
+        f'<text x="{lay.left + (lay.width - lay.left - lay.right) / 2}" '
+        f'y="{lay.height - lay.bottom + 2 * lay.font + 6}" '
         f'text-anchor="middle" fill="#222">{escape(text["deal"])}</text>'
     )
     return out
 
 
-def _legend(players) -> list[str]:
-    """One coloured swatch and name per player under the plot."""
+def _legend(players, lay: Layout) -> list[str]:
+    """One coloured swatch and name per player under the plot, on as many lines as needed."""
     out = []
-    slot = (_WIDTH - _LEFT - _RIGHT) / max(len(players), 1)
-    room = int((slot - 34) / 7)  # about 7 user units per character at font-size 11
+    columns = min(max(len(players), 1), lay.legend_columns)
+    slot = (lay.width - lay.left - lay.right) / columns
+    room = int((slot - 34) / (lay.font * 0.64))  # a character is about 0.64 em wide
     for seat, name in enumerate(players):
-        left = _LEFT + slot * seat
-        top = _HEIGHT - 12
+        left = lay.left + slot * (seat % columns)
+        top = lay.height - 12 + _legend_line(lay) * (seat // columns)
         out.append(
             f'<line x1="{left}" x2="{left + 22}" y1="{top - 4}" y2="{top - 4}" '
             f'stroke="{colour(seat)}" stroke-width="3"/>'

@@ -12,36 +12,33 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorer.engine import signed as _engine_signed
+from scorer.engine.texts import DEFAULT, LANGUAGES, N_, tr
 
 # Beyond this a number is not a score any game reaches (the engine bounds totals far
 # lower); it is written short so that no page or sheet can fail on it (Python refuses
 # to turn an int of more than 4300 digits into a string, floats overflow past 1e308).
 HUGE = 10**15
 
-# Display order of the legend too.
+# Display order of the legend too. Letters are msgids (the English ones, Leadage's);
+# the catalog gives the Russian initials. Signs are the same in every language.
 LETTERS = {
-    "ru": {"bolt": "—", "penalty": "!", "barrel": "Б", "fall": "↓", "samosval": "С",
-           "raspis": "Р", "golden": "З", "reset": "↺", "replay": "↻", "dark": "Т",
-           "sitting_out": "#", "win": "★"},
-    "en": {"bolt": "—", "penalty": "!", "barrel": "B", "fall": "↓", "samosval": "Z",
-           "raspis": "R", "golden": "G", "reset": "↺", "replay": "↻", "dark": "D",
-           "sitting_out": "#", "win": "★"},
+    "bolt": "—", "penalty": "!", "barrel": N_("B"), "fall": "↓", "samosval": N_("Z"),
+    "raspis": N_("R"), "golden": N_("G"), "reset": "↺", "replay": "↻", "dark": N_("D"),
+    "sitting_out": "#", "win": "★",
 }
 MEANINGS = {
-    "ru": {"bolt": "болт (ни одной взятки)", "penalty": "штраф (болты, роспись, три слёта)",
-           "barrel": "на бочке", "fall": "слетел с бочки",
-           "samosval": "самосвал: счёт обнулён", "raspis": "роспись",
-           "golden": "золотой кон (вдвойне)",
-           "reset": "никто не сыграл золотой: счёт обнулён",
-           "replay": "никто не сыграл золотой: ещё один круг",
-           "dark": "втёмную (вдвойне)", "sitting_out": "сидит на прикупе", "win": "победа"},
-    "en": {"bolt": "bolt (took no trick)", "penalty": "penalty (bolts, raspis, three falls)",
-           "barrel": "on the barrel", "fall": "fell off the barrel",
-           "samosval": "samosval: score reset to 0", "raspis": "concession (raspis)",
-           "golden": "golden round (doubled)",
-           "reset": "no golden contract made: scores reset",
-           "replay": "no golden contract made: another golden round",
-           "dark": "dark game (doubled)", "sitting_out": "sat on the talon", "win": "win"},
+    "bolt": N_("bolt (took no trick)"),
+    "penalty": N_("penalty (bolts, raspis, three falls)"),
+    "barrel": N_("on the barrel"),
+    "fall": N_("fell off the barrel"),
+    "samosval": N_("samosval: score reset to 0"),
+    "raspis": N_("concession (raspis)"),
+    "golden": N_("golden round (doubled)"),
+    "reset": N_("no golden contract made: scores reset"),
+    "replay": N_("no golden contract made: another golden round"),
+    "dark": N_("dark game (doubled)"),
+    "sitting_out": N_("sat on the talon"),
+    "win": N_("win"),
 }
 # Engine event kind -> the mark it leaves in that seat's cell. A bolt repeats its mark
 # by weight; barrel_enter needs none (the row's barrel list already shows the seat).
@@ -74,7 +71,8 @@ def number(value: int) -> str:
 
 def letters(lang: str) -> dict[str, str]:
     """The mark letters of a language (Russian for anything unknown)."""
-    return LETTERS.get(lang, LETTERS["ru"])
+    lang = lang if lang in LANGUAGES else DEFAULT
+    return {key: tr(lang, mark) for key, mark in LETTERS.items()}
 
 
 def falls_possible(ag: Mapping[str, Any]) -> bool:
@@ -101,13 +99,14 @@ def legend_keys(ag: Mapping[str, Any], players: int) -> list[str]:
         "sitting_out": players == 4,
         "win": True,
     }
-    return [key for key in LETTERS["ru"] if can[key]]
+    return [key for key in LETTERS if can[key]]
 
 
 def legend(lang: str, ag: Mapping[str, Any], players: int) -> list[tuple[str, str]]:
     """(mark, meaning) for every mark the game can show, in display order."""
-    lang = lang if lang in MEANINGS else "ru"
-    return [(LETTERS[lang][k], MEANINGS[lang][k]) for k in legend_keys(ag, players)]
+    lang = lang if lang in LANGUAGES else DEFAULT
+    m = letters(lang)
+    return [(m[k], tr(lang, MEANINGS[k])) for k in legend_keys(ag, players)]
 
 
 def row_marks(row: Any, lang: str) -> list[str]:

@@ -17,7 +17,7 @@ def data_dir(name: str) -> Path:
     return inside if inside.is_dir() else _HERE.parent / name
 
 
-def instance_folder(explicit: str | os.PathLike | None = None) -> Path:
+def instance_folder(explicit: str | os.PathLike[str] | None = None) -> Path:
     """The app's data folder: ``explicit`` (--instance), else $SCORER_INSTANCE, else Flask's
     default for the package (./instance in a checkout)."""
     chosen = explicit or os.environ.get("SCORER_INSTANCE")
@@ -29,6 +29,6 @@ def instance_folder(explicit: str | os.PathLike | None = None) -> Path:
     return Path(Flask("scorer").instance_path)
 
 
-def database(explicit: str | os.PathLike | None = None) -> Path:
+def database(explicit: str | os.PathLike[str] | None = None) -> Path:
     """The app's SQLite file inside its data folder."""
     return instance_folder(explicit) / DATABASE_NAME

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 import functools
 
 import jinja2
@@ -13,41 +12,45 @@ from weasyprint.urls import FatalURLFetchingError, URLFetcher
 from scorer import marks
 from scorer.chart import colour, totals_svg
 from scorer.engine import catalog, replay, resolve_agreements, word
+from scorer.engine.texts import DEFAULT, LANGUAGES, N_, format_date, tr, translations
 from scorer.marks import number, signed
 from scorer.paths import data_dir
 
-# Words of the sheet. The PDF is built without Flask, so it carries its own two languages.
+# Words of the sheet, translated from the one catalog (scorer/translations) when shown.
 WORDS = {
-    "ru": {
-        "title": "Протокол игры «Тысяча»", "page": "стр.", "players": "Игроки",
-        "preset": "Набор правил", "differences": "Отличия от набора",
-        "no_differences": "нет — всё как в наборе", "in_preset": "в наборе",
-        "deal": "Кон", "dealer": "Сдавал", "declarer": "Заказчик", "contract": "Заказ",
-        "result": "Итог", "delta": "±", "total": "Счёт", "legend": "Обозначения",
-        "standings": "Итоги", "place": "Место", "player": "Игрок", "score": "Очки",
-        "bolts": "Болты", "falls": "Слёты", "raspis": "Росписи", "winner": "Победитель",
-        "unfinished": "Игра не окончена", "chart": "Ход игры", "why": "Почему так",
-        "made": "сыграл", "failed": "не сыграл", "redeal": "пересдача", "yes": "да",
-        "no": "нет", "none": "нет", "notes": "Заметки", "played": "Сыграно",
-        "why_cut": "Объяснены последние {n} конов; остальные — на странице игры.",
-    },
-    "en": {
-        "title": "Thousand score sheet", "page": "p.", "players": "Players",
-        "preset": "Rule set", "differences": "Differences from the set",
-        "no_differences": "none — exactly the set", "in_preset": "set",
-        "deal": "Deal", "dealer": "Dealer", "declarer": "Declarer", "contract": "Contract",
-        "result": "Result", "delta": "±", "total": "Score", "legend": "Marks",
-        "standings": "Standings", "place": "Place", "player": "Player", "score": "Score",
-        "bolts": "Bolts", "falls": "Falls", "raspis": "Raspis", "winner": "Winner",
-        "unfinished": "The game is not finished", "chart": "Running totals",
-        "why": "Why each number", "made": "made", "failed": "failed", "redeal": "redeal",
-        "yes": "on", "no": "off", "none": "none", "notes": "Notes", "played": "Played",
-        "why_cut": "The last {n} deals are explained; the rest are on the game page.",
-    },
+    "title": N_("Thousand score sheet"),
+    "page": N_("p."),
+    "players": N_("Players"),
+    "preset": N_("Rules preset"),
+    "differences": N_("Differences from the set"),
+    "no_differences": N_("none — exactly the set"),
+    "in_preset": N_("set"),
+    "deal": N_("Deal"),
+    "dealer": N_("Dealer"),
+    "declarer": N_("Declarer"),
+    "contract": N_("Contract"),
+    "result": N_("Result"),
+    "delta": N_("±"),
+    "total": N_("Total"),
+    "legend": N_("Marks"),
+    "standings": N_("Totals"),
+    "place": N_("Place"),
+    "player": N_("Player"),
+    "score": N_("Score"),
+    "bolts": N_("Bolts"),
+    "falls": N_("Falls"),
+    "raspis": N_("Concessions"),
+    "winner": N_("Winner"),
+    "unfinished": N_("The game is not finished"),
+    "chart": N_("Running totals"),
+    "why": N_("Why each number"),
+    "made": N_("made"),
+    "failed": N_("failed"),
+    "redeal": N_("redeal"),
+    "notes": N_("Notes"),
+    "played": N_("Played"),
+    "why_cut": N_("The last {n} deals are explained; the rest are on the game page."),
 }
-
-_MONTHS_RU = ("января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа",
-              "сентября", "октября", "ноября", "декабря")
 
 
 class NetworkRefused(FatalURLFetchingError):
@@ -76,33 +79,14 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def format_date(value: str | None, lang: str) -> str:
-    """Write an ISO date in words (4 декабря 2026 / 4 December 2026); other text as is."""
-    if not value:
-        return ""
-    try:
-        day = datetime.date.fromisoformat(value)
-    except ValueError:
-        return value
-    if lang == "ru":
-        return f"{day.day} {_MONTHS_RU[day.month - 1]} {day.year}"
-    return f"{day.day} {day.strftime('%B')} {day.year}"
-
-
-def plural_ru(n: int, one: str, few: str, many: str) -> str:
-    """Pick the Russian plural form for ``n`` (1 кон, 2 кона, 5 конов)."""
-    if n % 10 == 1 and n % 100 != 11:
-        return one
-    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        return few
-    return many
-
-
 def deals_count(n: int, lang: str) -> str:
     """``120 конов`` / ``120 deals`` with the right plural."""
-    if lang == "ru":
-        return f"{n} {plural_ru(n, 'кон', 'кона', 'конов')}"
-    return f"{n} deal" if n == 1 else f"{n} deals"
+    return translations(lang).ngettext("%(num)d deal", "%(num)d deals", n) % {"num": n}
+
+
+def words(lang: str) -> dict[str, str]:
+    """The sheet's words in ``lang``."""
+    return {key: tr(lang, msgid) for key, msgid in WORDS.items()}
 
 
 def agreement_lines(game, lang: str) -> list[dict]:
@@ -122,7 +106,7 @@ def preset_title(game, lang: str) -> str:
 
 def _row_view(game, row, lang: str) -> dict:
     """Turn one protocol row into the strings of one table row."""
-    words, names = WORDS[lang], game.players
+    t, names = words(lang), game.players
     seats = len(names)
     view = {"n": row.n, "type": row.type, "span": None,
             "dealer": names[row.dealer],
@@ -133,14 +117,14 @@ def _row_view(game, row, lang: str) -> dict:
     if row.contract is not None:
         view["contract"] = " ".join([str(row.contract), *marks.row_marks(row, lang)])
     if row.type == "redeal":
-        view["span"] = words["redeal"]
+        view["span"] = t["redeal"]
     elif row.type == "adjustment":
         record = game.deals[row.n - 1]
         view["span"] = f"{names[record.player]}: {word(record.reason, lang)}"
     elif row.result == "raspis":
         view["result"] = marks.letters(lang)["raspis"]
     elif row.result in ("made", "failed"):
-        view["result"] = words[row.result]
+        view["result"] = t[row.result]
     for seat in range(seats):
         if row.type == "redeal":
             view["cells"].append({"delta": "", "total": "", "marks": ""})
@@ -197,10 +181,11 @@ def appendix_rows(game, protocol, lang: str) -> list[dict]:
 def sheet_context(game, protocol, *, lang: str = "ru", landscape: bool = False,
                   appendix: bool = False) -> dict:
     """Everything the sheet template shows, as plain strings and lists."""
-    lang = lang if lang in WORDS else "ru"
+    lang = lang if lang in LANGUAGES else DEFAULT
+    t = words(lang)
     return {
-        "lang": lang, "t": WORDS[lang], "landscape": landscape,
-        "title": game.title or WORDS[lang]["title"],
+        "lang": lang, "t": t, "landscape": landscape,
+        "title": game.title or t["title"],
         "date": format_date(game.date, lang), "place": game.place or "",
         "notes": game.notes or "", "players": list(game.players),
         "colours": [colour(s) for s in range(len(game.players))],
@@ -212,7 +197,7 @@ def sheet_context(game, protocol, *, lang: str = "ru", landscape: bool = False,
         "winner": game.players[protocol.winner] if protocol.winner is not None else None,
         "chart": Markup(totals_svg(game, protocol, lang)),
         "appendix": appendix_rows(game, protocol, lang) if appendix else None,
-        "appendix_cut": (WORDS[lang]["why_cut"].format(n=MAX_APPENDIX)
+        "appendix_cut": (t["why_cut"].format(n=MAX_APPENDIX)
                          if appendix and len(protocol.rows) > MAX_APPENDIX else ""),
     }
 

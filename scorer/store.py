@@ -25,9 +25,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from scorer.engine import game_to_json, parse_game, replay
-
-MAX_DEALS = 2000
+from scorer.engine import MAX_DEALS
 
 # Writers in this process queue here first: SQLite's own busy handler sleeps with
 # growing back-off, which turns a short wait into a long tail under concurrent posts.
@@ -70,6 +68,16 @@ def m001_games_and_deals(db: Database) -> None:
     db["revisions"].create_index(["deal_id", "rev"], unique=True)
 
 
+@migrations()
+def m002_totals_cache(db: Database) -> None:
+    """Cached end totals per game version (derived data, never the truth) for the list."""
+    db.execute(
+        "create table if not exists totals (game_id integer primary key"
+        " references games(id), version integer not null, winner integer,"
+        " score text, broken integer not null default 0)"
+    )
+
+
 def now() -> str:
     """The current UTC time as an ISO string."""
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -94,8 +102,22 @@ def connect(path: str | Path) -> Database:
 
 
 def migrate(db: Database) -> None:
-    """Apply any pending schema migrations."""
+    """Apply any pending schema migrations, then start a new database generation."""
     migrations.apply(db)
+    new_generation(db)
+
+
+def new_generation(db: Database) -> str:
+    """Give the file a fresh random generation (at every migrate, so also after a restore).
+
+    Caches and ETags are keyed by it as well as by game id and version: a restored file
+    can hold the same ids and versions with other deals, which must never show stale."""
+    value = secrets.token_hex(8)
+    with db.conn:
+        db.execute("create table if not exists meta (key text primary key, value text)")
+        db.execute("insert or replace into meta (key, value) values ('generation', ?)",
+                   [value])
+    return value
 
 
 class HeldError(Exception):
@@ -153,6 +175,14 @@ class Store:
 
     def __init__(self, db: Database):
         self.db = db
+        self.last_version = 0  # the version the last add_deal/revise_deal left
+
+    def _query(self, sql: str, params: list | None = None) -> Iterator[dict]:
+        """Rows as dicts (plain execute: sqlite-utils' query() adds a savepoint per call)."""
+        cursor = self.db.execute(sql, params or [])
+        names = [d[0] for d in cursor.description]
+        for row in cursor:
+            yield dict(zip(names, row, strict=True))
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[Store]:
@@ -196,36 +226,31 @@ class Store:
     def _insert_game(self, head: dict[str, Any], records: list[dict], stamp: str) -> int:
         """Insert one game row with fresh tokens and its deals; return its id."""
         head = {k: v for k, v in head.items() if k != "deals"}
-        game_id = self.db["games"].insert(
-            {
-                "edit_token": new_token(),
-                "view_token": new_token(),
-                "head": json.dumps(head, ensure_ascii=False),
-                "version": 1,
-                "created": stamp,
-                "updated": stamp,
-            }
-        ).last_pk
+        game_id = self.db.execute(
+            "insert into games (edit_token, view_token, head, version, created, updated)"
+            " values (?, ?, ?, 1, ?, ?)",
+            [new_token(), new_token(), json.dumps(head, ensure_ascii=False), stamp, stamp],
+        ).lastrowid
         for record in records:
             self._append(game_id, record, stamp)
         return game_id
 
     def game(self, game_id: int) -> GameRow | None:
         """The game with this id, or None."""
-        rows = list(self.db.query("select * from games where id = ?", [game_id]))
+        rows = list(self._query("select * from games where id = ?", [game_id]))
         return _game_row(rows[0]) if rows else None
 
     def game_by_edit_token(self, token: str) -> GameRow | None:
         """The game this edit token opens, or None (a view token opens nothing here)."""
         # One indexed lookup on the edit column only: a view token is as unknown to an
         # edit page as a made-up one, so no answer tells the two apart.
-        rows = list(self.db.query("select * from games where edit_token = ?", [token]))
+        rows = list(self._query("select * from games where edit_token = ?", [token]))
         return _game_row(rows[0]) if rows else None
 
     def game_by_token(self, token: str) -> tuple[GameRow, bool] | None:
         """The game an edit or view token opens, and whether it may edit."""
         rows = list(
-            self.db.query(
+            self._query(
                 "select * from games where edit_token = ? or view_token = ?", [token, token]
             )
         )
@@ -237,21 +262,29 @@ class Store:
     def games(self, tokens: list[str] | None) -> list[GameRow]:
         """Games newest first: those whose tokens are given, or all when tokens is None."""
         if tokens is None:
-            rows = self.db.query("select * from games order by updated desc, id desc")
+            rows = self._query("select * from games order by updated desc, id desc")
         elif not tokens:
             return []
         else:
             marks = ",".join("?" * len(tokens))
-            rows = self.db.query(
+            rows = self._query(
                 f"select * from games where edit_token in ({marks}) or view_token in ({marks})"
                 " order by updated desc, id desc",
                 [*tokens, *tokens],
             )
         return [_game_row(r) for r in rows]
 
+    def generation(self) -> str:
+        """The database file's generation (changes at migrate and restore)."""
+        try:
+            row = self.db.execute("select value from meta where key = 'generation'").fetchone()
+        except sqlite3.OperationalError:  # a file that was never migrated
+            return ""
+        return row[0] if row else ""
+
     def version(self, game_id: int) -> int:
         """The game's change counter (cheap: used for ETags)."""
-        rows = list(self.db.query("select version from games where id = ?", [game_id]))
+        rows = list(self._query("select version from games where id = ?", [game_id]))
         return rows[0]["version"] if rows else 0
 
     def expect_version(self, game_id: int, based_on: int | None) -> None:
@@ -262,17 +295,19 @@ class Store:
         if based_on != current:
             raise StaleError(based_on, current)
 
-    def _touch(self, game_id: int, stamp: str) -> None:
-        """Bump the game's version after a change."""
-        self.db.execute(
-            "update games set version = version + 1, updated = ? where id = ?", [stamp, game_id]
-        )
+    def _touch(self, game_id: int, stamp: str) -> int:
+        """Bump the game's version after a change; return the new version."""
+        row = self.db.execute(
+            "update games set version = version + 1, updated = ? where id = ?"
+            " returning version", [stamp, game_id]
+        ).fetchone()
+        return row[0] if row else 0
 
     # -- deals ---------------------------------------------------------------
 
     def slots(self, game_id: int) -> list[DealSlot]:
         """Every deal slot of the game in order, with its latest revision."""
-        rows = self.db.query(
+        rows = self._query(
             """
             select d.id, d.seq, r.rev, r.record from deals d
             join revisions r on r.deal_id = d.id
@@ -293,7 +328,7 @@ class Store:
 
     def history(self, deal_id: int) -> list[dict]:
         """Every revision of one deal, oldest first."""
-        rows = self.db.query(
+        rows = self._query(
             "select rev, record, note, created from revisions where deal_id = ? order by rev",
             [deal_id],
         )
@@ -303,53 +338,103 @@ class Store:
 
     def _append(self, game_id: int, record: dict, stamp: str) -> int:
         """Add a deal slot at the end with its first revision; return the slot id."""
-        count = next(self.db.query("select count(*) n from deals where game_id = ?", [game_id]))
-        if count["n"] >= MAX_DEALS:
+        # Plain SQL: sqlite-utils' insert() reads the table's schema on every call.
+        count, top = self.db.execute(
+            "select count(*), coalesce(max(seq), 0) from deals where game_id = ?", [game_id]
+        ).fetchone()
+        if count >= MAX_DEALS:
             raise LimitError(MAX_DEALS)
-        top = next(
-            self.db.query("select coalesce(max(seq), 0) m from deals where game_id = ?", [game_id])
-        )["m"]
-        deal_id = self.db["deals"].insert(
-            {"game_id": game_id, "seq": top + 1, "created": stamp}
-        ).last_pk
-        self._revise(deal_id, record, "add", stamp)
+        deal_id = self.db.execute(
+            "insert into deals (game_id, seq, created) values (?, ?, ?)",
+            [game_id, top + 1, stamp],
+        ).lastrowid
+        self._insert_revision(deal_id, 1, record, "add", stamp)
         return deal_id
+
+    def _insert_revision(self, deal_id: int, rev: int, record: dict | None, note: str,
+                         stamp: str) -> None:
+        """Insert one revision row."""
+        self.db.execute(
+            "insert into revisions (deal_id, rev, record, note, created) values (?, ?, ?, ?, ?)",
+            [deal_id, rev, None if record is None else json.dumps(record, ensure_ascii=False),
+             note, stamp],
+        )
 
     def _revise(self, deal_id: int, record: dict | None, note: str, stamp: str) -> None:
         """Append a revision to a deal."""
-        top = next(
-            self.db.query("select coalesce(max(rev), 0) m from revisions where deal_id = ?",
-                          [deal_id])
-        )["m"]
-        self.db["revisions"].insert(
-            {
-                "deal_id": deal_id,
-                "rev": top + 1,
-                "record": None if record is None else json.dumps(record, ensure_ascii=False),
-                "note": note,
-                "created": stamp,
-            }
-        )
+        top = self.db.execute(
+            "select coalesce(max(rev), 0) from revisions where deal_id = ?", [deal_id]
+        ).fetchone()[0]
+        self._insert_revision(deal_id, top + 1, record, note, stamp)
 
     def add_deal(self, game_id: int, record: dict) -> int:
         """Append a deal record (call inside writing()); return its slot id."""
         stamp = now()
         deal_id = self._append(game_id, record, stamp)
-        self._touch(game_id, stamp)
+        self.last_version = self._touch(game_id, stamp)
         return deal_id
 
     def revise_deal(self, game_id: int, deal_id: int, record: dict | None, note: str) -> None:
         """Edit (record), delete (None) or restore a deal by adding a revision."""
         stamp = now()
-        owner = list(self.db.query("select game_id from deals where id = ?", [deal_id]))
-        if not owner or owner[0]["game_id"] != game_id:
+        owner = self.db.execute("select game_id from deals where id = ?", [deal_id]).fetchone()
+        if not owner or owner[0] != game_id:
             raise KeyError(deal_id)
         self._revise(deal_id, record, note, stamp)
-        self._touch(game_id, stamp)
+        self.last_version = self._touch(game_id, stamp)
+
+    def last_records(self, deal_ids: list[int]) -> dict[int, dict]:
+        """The newest non-empty record of each of these deals, in one query."""
+        if not deal_ids:
+            return {}
+        marks = ",".join("?" * len(deal_ids))
+        rows = self.db.execute(
+            f"select r.deal_id, r.record from revisions r where r.deal_id in ({marks})"
+            " and r.rev = (select max(rev) from revisions q where q.deal_id = r.deal_id"
+            " and q.record is not null)",
+            list(deal_ids),
+        ).fetchall()
+        return {deal_id: json.loads(record) for deal_id, record in rows}
+
+    # -- cached totals (derived; a missing or old row is simply recomputed) ---
+
+    def cached_totals(self, game_ids: list[int]) -> dict[int, tuple[int, int | None, list | None]]:
+        """{game id: (version, winner, score or None if the log does not replay)}."""
+        if not game_ids:
+            return {}
+        marks = ",".join("?" * len(game_ids))
+        rows = self.db.execute(
+            f"select game_id, version, winner, score, broken from totals"
+            f" where game_id in ({marks})", list(game_ids),
+        ).fetchall()
+        return {gid: (ver, win, None if broken else json.loads(score))
+                for gid, ver, win, score, broken in rows}
+
+    def put_totals(self, game_id: int, version: int, winner: int | None,
+                   score: list | None) -> None:
+        """Remember a version's end totals (best effort: never fails a page)."""
+        self.put_many_totals([(game_id, version, winner, score)])
+
+    def put_many_totals(self, items: list[tuple[int, int, int | None, list | None]]) -> None:
+        """Remember several versions' end totals in one transaction (best effort); a row
+        is written only if its version is still the game's current one."""
+        if not items or self.db.conn.in_transaction:  # inside someone's snapshot: skip
+            return
+        try:
+            with _WRITE_LOCK, self.db.conn:
+                self.db.conn.executemany(
+                    "insert or replace into totals (game_id, version, winner, score, broken)"
+                    " select ?, ?, ?, ?, ? where exists (select 1 from games where id = ?"
+                    " and version = ?)",
+                    [(gid, ver, win, None if score is None else json.dumps(score),
+                      int(score is None), gid, ver) for gid, ver, win, score in items],
+                )
+        except sqlite3.Error:
+            pass
 
     def last_record(self, deal_id: int) -> dict | None:
         """The newest non-empty record of a deal (what a restore brings back)."""
-        rows = self.db.query(
+        rows = self._query(
             "select record from revisions where deal_id = ? and record is not null"
             " order by rev desc limit 1",
             [deal_id],
@@ -368,16 +453,6 @@ class Store:
             for name in g.head.get("players", []):
                 seen.setdefault(name, None)
         return list(seen)
-
-
-def checked_parts(data: Any) -> tuple[dict, list[dict]]:
-    """A game log as the store keeps it, (head, deal records), normalised by the engine
-    after a full replay: an imported log is stored only if every deal of it is valid.
-    Raises RuleError naming the first bad thing."""
-    game = parse_game(data)
-    replay(game)
-    log = game_to_json(game)
-    return log, log.pop("deals", [])
 
 
 class LimitError(Exception):

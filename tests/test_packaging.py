@@ -26,3 +26,4 @@ def test_wheel_ships_rules_inside_the_package(tmp_path):
     assert "scorer/rules/presets/polish.toml" in names
     assert not any(n.startswith(("rules/", "templates/")) for n in names)
     assert any(n.startswith("scorer/templates/") for n in names)
+    assert "scorer/translations/ru/LC_MESSAGES/messages.mo" in names

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from scorer import store
 from scorer.cli.replay import InputError
-from scorer.engine import RuleError, game_to_json, parse_game
+from scorer.engine import RuleError, checked_parts, game_to_json, load_game, parse_game
+from scorer.engine.texts import N_
 from scorer.paths import database
 
 # A zip member larger than this is no game log (2000 deals are well under 1 MB).
@@ -59,7 +60,7 @@ def existing_database(instance: str | None) -> Path:
     """The app's SQLite file, which must exist."""
     path = database(instance)
     if not path.is_file():
-        raise InputError("--instance", f"no database at {path}", f"нет базы данных {path}")
+        raise InputError("--instance", N_("no database at {path}"), path=path)
     return path
 
 
@@ -67,10 +68,9 @@ def new_file(path: str) -> Path:
     """A path to write that does not exist yet, in a folder that does."""
     target = Path(path)
     if target.exists():
-        raise InputError(path, "already exists; choose a new file name",
-                         "уже существует; выберите новое имя файла")
+        raise InputError(path, N_("already exists; choose a new file name"))
     if not target.parent.resolve().is_dir():
-        raise InputError(path, f"no such folder {target.parent}", f"нет папки {target.parent}")
+        raise InputError(path, N_("no such folder {folder}"), folder=target.parent)
     return target
 
 
@@ -79,20 +79,18 @@ def as_input_error(err: Exception) -> InputError:
     if isinstance(err, InputError):
         return err
     if isinstance(err, store.LimitError):
-        return InputError("deals", f"a game holds at most {err.limit} deals",
-                          f"в игре может быть не больше {err.limit} конов")
+        return InputError("deals", N_("a game holds at most {max} deals"), max=err.limit)
     if isinstance(err, OSError):
         where = str(err.filename or "file")
         why = err.strerror or str(err)
-        return InputError(where, f"cannot read or write ({why})",
-                          f"не удаётся прочитать или записать ({why})")
-    return InputError("database", f"SQLite error: {err}", f"ошибка SQLite: {err}")
+        return InputError(where, N_("cannot read or write ({why})"), why=why)
+    return InputError("database", N_("SQLite error: {error}"), error=err)
 
 
 def fail(command: str, err: Exception, lang: str) -> int:
     """Print one line on stderr (``COMMAND: FIELD: TEXT``) and return the usage-error status."""
     refusal = as_input_error(err)
-    text = " ".join((refusal.ru if lang == "ru" else refusal.en).split())
+    text = " ".join(refusal.text(lang).split())
     print(f"{command}: {refusal.field}: {text}", file=sys.stderr)
     return 2
 
@@ -118,8 +116,7 @@ def check_integrity(db, path: Path) -> None:
     result = [r[0] for r in db.execute("PRAGMA integrity_check").fetchall()]
     if result != ["ok"]:
         found = "; ".join(result[:3])
-        raise InputError(str(path), f"integrity check failed: {found}",
-                         f"проверка целостности не пройдена: {found}")
+        raise InputError(str(path), N_("integrity check failed: {found}"), found=found)
 
 
 def written_atomically(target: Path, write) -> None:
@@ -159,19 +156,19 @@ def count_games(path: Path) -> int:
 def check_backup(path: Path) -> int:
     """Refuse a file that is not a sound scorer database; return its game count."""
     if not path.is_file():
-        raise InputError(str(path), "no such file", "нет такого файла")
+        raise InputError(str(path), N_("no such file"))
     with open(path, "rb") as f:
         if f.read(16) != b"SQLite format 3\x00":
-            raise InputError(str(path), "not an SQLite database (not a file written by `backup`)",
-                             "не база SQLite (не файл, записанный командой `backup`)")
+            raise InputError(str(path),
+                             N_("not an SQLite database (not a file written by `backup`)"))
     db = store.connect(path)
     try:
         check_integrity(db, path)
         missing = TABLES - set(db.table_names())
         if missing:
             tables = ", ".join(sorted(missing))
-            raise InputError(str(path), f"not a scorer backup (no table {tables})",
-                             f"не резервная копия scorer (нет таблицы {tables})")
+            raise InputError(str(path), N_("not a scorer backup (no table {tables})"),
+                             tables=tables)
         check_schema_version(db, path)
         return db.execute("select count(*) from games").fetchone()[0]
     finally:
@@ -188,9 +185,8 @@ def check_schema_version(db, path: Path) -> None:
             [store.migrations.name]).fetchall()}
     unknown = sorted(applied - known)
     if unknown:
-        names = ", ".join(unknown)
-        raise InputError(str(path), f"written by a newer version of scorer (schema {names})",
-                         f"записана более новой версией scorer (схема {names})")
+        raise InputError(str(path), N_("written by a newer version of scorer (schema {names})"),
+                         names=", ".join(unknown))
 
 
 def reference_schema() -> dict[str, list[tuple]]:
@@ -224,9 +220,9 @@ def check_restored_schema(db, path: Path) -> None:
     found = table_columns(db, expected)
     for table, columns in expected.items():
         if found[table] != columns:
-            have = ", ".join(f"{c[0]} {c[1]}" for c in found[table]) or "none"
-            raise InputError(f"{path}: {table}", f"not the scorer schema (columns: {have})",
-                             f"не схема scorer (столбцы: {have})")
+            have = ", ".join(f"{c[0]} {c[1]}" for c in found[table]) or "-"
+            raise InputError(f"{path}: {table}", N_("not the scorer schema (columns: {have})"),
+                             have=have)
         for name, kind, not_null, _pk in columns:
             allowed = [_STORAGE.get(kind, "")] + ([] if not_null else ["null"])
             marks = ",".join("?" * len(allowed))
@@ -234,14 +230,12 @@ def check_restored_schema(db, path: Path) -> None:
                              f"not in ({marks})", allowed).fetchone()[0]
             if bad:
                 raise InputError(f"{path}: {table}.{name}",
-                                 f"{bad} rows hold a value of the wrong type",
-                                 f"в {bad} строках значение не того типа")
+                                 N_("{count} rows hold a value of the wrong type"), count=bad)
     broken = db.execute("select count(*) from games where not json_valid(head)").fetchone()[0]
     broken += db.execute("select count(*) from revisions"
                          " where record is not null and not json_valid(record)").fetchone()[0]
     if broken:
-        raise InputError(f"{path}: games.head", f"{broken} rows are not JSON",
-                         f"{broken} строк не в формате JSON")
+        raise InputError(f"{path}: games.head", N_("{count} rows are not JSON"), count=broken)
 
 
 def prepared_copy(source: Path, part: Path) -> None:
@@ -275,10 +269,9 @@ def run_restore(args) -> int:
         try:
             lock = store.hold(target, exclusive=True)
         except store.HeldError:
-            raise InputError("--instance", f"a server is running on {target}; stop it first "
-                             "(deals saved while restoring would be lost)",
-                             f"с базой {target} работает сервер; сначала остановите его "
-                             "(коны, записанные во время восстановления, пропали бы)") from None
+            raise InputError("--instance", N_("a server is running on {path}; stop it first "
+                                              "(deals saved while restoring would be lost)"),
+                             path=target) from None
         part = target.with_name(target.name + ".part")
         for leftover in (part, Path(f"{part}-wal"), Path(f"{part}-shm")):
             leftover.unlink(missing_ok=True)
@@ -356,31 +349,26 @@ def run_export_all(args) -> int:
 def read_documents(path: Path) -> list[tuple[str, bytes]]:
     """(name, bytes) of every JSON document in a .json file or a .zip of them."""
     if not path.is_file():
-        raise InputError(str(path), "no such file", "нет такого файла")
+        raise InputError(str(path), N_("no such file"))
     if not zipfile.is_zipfile(path):
         if path.stat().st_size > MAX_MEMBER_BYTES:
-            raise InputError(str(path), "too large for a game log",
-                             "слишком велик для записи игры")
+            raise InputError(str(path), N_("too large for a game log"))
         return [(path.name, path.read_bytes())]
     try:
         with zipfile.ZipFile(path) as zf:
             members = [i for i in zf.infolist() if not i.is_dir()]
             if len(members) > MAX_MEMBERS:
-                raise InputError(str(path), f"more than {MAX_MEMBERS} files",
-                                 f"больше {MAX_MEMBERS} файлов")
+                raise InputError(str(path), N_("more than {max} files"), max=MAX_MEMBERS)
             for info in members:
                 if info.file_size > MAX_MEMBER_BYTES:
-                    raise InputError(f"{path}: {info.filename}", "too large for a game log",
-                                     "слишком велик для записи игры")
+                    raise InputError(f"{path}: {info.filename}", N_("too large for a game log"))
             total = sum(i.file_size for i in members)
             if total > MAX_TOTAL_BYTES:
-                raise InputError(str(path), f"unpacks to {total} bytes, more than "
-                                 f"{MAX_TOTAL_BYTES}", f"распаковывается в {total} байт, больше "
-                                 f"{MAX_TOTAL_BYTES}")
+                raise InputError(str(path), N_("unpacks to {total} bytes, more than {max}"),
+                                 total=total, max=MAX_TOTAL_BYTES)
             return [(info.filename, bounded_read(zf, info, path)) for info in members]
     except (zipfile.BadZipFile, RuntimeError, NotImplementedError) as exc:
-        raise InputError(str(path), f"unreadable zip ({exc})",
-                         f"zip-архив не читается ({exc})") from None
+        raise InputError(str(path), N_("unreadable zip ({error})"), error=exc) from None
 
 
 def bounded_read(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path) -> bytes:
@@ -390,26 +378,16 @@ def bounded_read(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path) -> byte
     with zf.open(info) as member:
         data = member.read(limit + 1)
     if len(data) > limit:
-        raise InputError(f"{path}: {info.filename}", "too large for a game log",
-                         "слишком велик для записи игры")
+        raise InputError(f"{path}: {info.filename}", N_("too large for a game log"))
     return data
 
 
 def checked_log(name: str, raw: bytes) -> tuple[dict, list[dict]]:
     """Parse and replay one document; return (head, records) or refuse naming the file."""
-    try:
-        data = json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        # RecursionError: nested thousands of levels deep; no game log looks like that.
-        raise InputError(name, f"not readable JSON ({exc})",
-                         f"не читается как JSON ({exc})") from None
-    if not isinstance(data, dict):
-        raise InputError(name, "the file must hold one JSON object (a thousand-game/1 log)",
-                         "в файле должен быть один объект JSON (запись thousand-game/1)")
-    try:
-        return store.checked_parts(data)
+    try:  # the engine decodes, checks depth and shape, and replays every deal
+        return checked_parts(load_game(raw))
     except RuleError as err:
-        raise InputError(name, err.message("en"), err.message("ru")) from None
+        raise InputError(name, "{refusal}", refusal=err) from None
 
 
 def run_import(args) -> int:
@@ -418,7 +396,7 @@ def run_import(args) -> int:
         source = Path(args.file)
         logs = [checked_log(name, raw) for name, raw in read_documents(source)]
         if not logs:
-            raise InputError(str(source), "no game logs in it", "в нём нет записей игр")
+            raise InputError(str(source), N_("no game logs in it"))
         target = database(args.instance)
         target.parent.mkdir(parents=True, exist_ok=True)
         db = store.connect(target)

@@ -9,6 +9,7 @@ from scorer import store
 from scorer.cli.backup import existing_database
 from scorer.cli.replay import InputError, load_game_file, refuse
 from scorer.engine import RuleError, parse_game
+from scorer.engine.texts import N_
 
 
 def register(subparsers) -> None:
@@ -36,14 +37,12 @@ def _read_store(game_id: str, instance: str | None):
     """Load a game (head plus live deal records) from the app's database."""
     path = existing_database(instance)
     if not game_id.isdigit():
-        raise InputError("--game", f"a game id is a number (got {game_id!r})",
-                         f"номер игры — число (указано {game_id!r})")
+        raise InputError("--game", N_("a game id is a number (got {got!r})"), got=game_id)
     games = store.Store(store.connect(path))
     try:
         row = games.game(int(game_id))
         if row is None:
-            raise InputError("--game", f"no game with id {game_id} in {path}",
-                             f"в {path} нет игры с номером {game_id}")
+            raise InputError("--game", N_("no game with id {id} in {path}"), id=game_id, path=path)
         return parse_game({**row.head, "deals": games.records(row.id)})
     finally:
         games.db.close()
@@ -74,5 +73,4 @@ def _write(name: str, pdf: bytes) -> None:
         Path(name).write_bytes(pdf)
     except OSError as exc:
         why = exc.strerror or str(exc)
-        raise InputError("output", f"cannot write {name} ({why})",
-                         f"не удаётся записать {name} ({why})") from None
+        raise InputError("output", N_("cannot write {name} ({why})"), name=name, why=why) from None

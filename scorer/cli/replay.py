@@ -6,7 +6,8 @@ import json
 import sys
 from pathlib import Path
 
-from scorer.engine import RuleError, catalog, parse_game, replay, resolve_agreements
+from scorer.engine import RuleError, catalog, load_game, replay, resolve_agreements
+from scorer.engine.texts import N_, tr
 
 
 def register(sub) -> None:
@@ -24,15 +25,20 @@ def register(sub) -> None:
 class InputError(Exception):
     """Bad input that breaks no rule of the game: a file that cannot be read, say."""
 
-    def __init__(self, field: str, en: str, ru: str):
-        super().__init__(en)
-        self.field, self.en, self.ru = field, en, ru
+    def __init__(self, field: str, msgid: str, /, **params):
+        self.field, self.msgid, self.params = field, msgid, params
+        super().__init__(self.text("en"))
+
+    def text(self, lang: str = "en") -> str:
+        """The problem worded in ``lang`` (a wrapped engine refusal keeps its own words)."""
+        params = {key: value.message(lang) if isinstance(value, RuleError) else value
+                  for key, value in self.params.items()}
+        return tr(lang, self.msgid).format(**params)
 
     def message(self, lang: str = "en") -> str:
         """One line shaped like the engine's game-level refusals: ``game: FIELD: TEXT``."""
-        if lang == "ru":
-            return f"игра: {self.field}: {self.ru}"
-        return f"game: {self.field}: {self.en}"
+        where = tr(lang, N_("game"))
+        return f"{where}: {self.field}: {self.text(lang)}"
 
 
 def load_game_file(path: str):
@@ -41,19 +47,10 @@ def load_game_file(path: str):
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         why = exc.strerror or str(exc)
-        raise InputError("file", f"cannot read {path} ({why})",
-                         f"не удаётся прочитать {path} ({why})") from None
+        raise InputError("file", N_("cannot read {path} ({why})"), path=path, why=why) from None
     except UnicodeDecodeError:
-        raise InputError("file", f"{path} is not UTF-8 text",
-                         f"{path} — не текст в UTF-8") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        detail = f"line {exc.lineno} column {exc.colno}: {exc.msg}"
-        raise RuleError(None, "json", "json", detail=detail) from None
-    except RecursionError:
-        raise RuleError(None, "json", "json", detail="nested too deeply") from None
-    return parse_game(data)
+        raise InputError("file", N_("{path} is not UTF-8 text"), path=path) from None
+    return load_game(text)
 
 
 def refuse(err: RuleError | InputError, lang: str) -> int:
@@ -91,10 +88,10 @@ def run_agreements(args) -> int:
         print(f"\n== {group.title[lang]} ==")
         for spec in specs:
             mark = "*" if spec.id in changed else " "
-            kind = "" if spec.enforced else (" (совет)" if lang == "ru" else " (advisory)")
+            kind = "" if spec.enforced else " ({})".format(tr(lang, N_("advisory")))
             print(f"{mark} {spec.title[lang]}: {spec.value_text(ag[spec.id], lang)}"
                   f"  [{spec.id}]{kind}")
             print(f"    {spec.explain[lang]}")
-    note = "* отличается от классики" if lang == "ru" else "* differs from classic"
+    note = tr(lang, N_("* differs from classic"))
     print(f"\n{note}")
     return 0

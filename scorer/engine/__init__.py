@@ -15,7 +15,11 @@ from scorer.engine.catalog import (
 from scorer.engine.errors import RuleError
 from scorer.engine.protocol import BarrelSeat, Event, NextDeal, Protocol, Reason, Row, signed, word
 from scorer.engine.records import (
+    ADJUSTMENT_REASONS,
+    FORMAT,
     MARRIAGES,
+    MAX_DEALS,
+    MAX_NAME,
     SUITS,
     Adjustment,
     Game,
@@ -25,16 +29,30 @@ from scorer.engine.records import (
     Record,
     Redeal,
     game_to_json,
+    load_game,
     parse_game,
     parse_record,
     record_to_json,
 )
-from scorer.engine.scoring import marriage_value, raspis_payout, replay, round_points
+from scorer.engine.scoring import (
+    ReplayState,
+    advance,
+    checked_parts,
+    marriage_value,
+    raspis_payout,
+    replay,
+    replay_state,
+    round_points,
+    start,
+)
 
 __all__ = [
+    "ADJUSTMENT_REASONS", "FORMAT", "MAX_DEALS", "MAX_NAME", "checked_parts", "load_game",
     "MARRIAGES", "SUITS", "Adjustment", "Agreements", "BarrelSeat", "Catalog", "Event",
     "Game", "Group", "NextDeal", "Play", "Preset", "Prikup", "Protocol", "Raspis",
-    "Reason", "Record", "Redeal", "Row", "RuleError", "Spec", "catalog", "game_to_json",
+    "Reason", "Record", "Redeal", "ReplayState", "Row", "RuleError", "Spec", "advance",
+    "catalog", "game_to_json",
     "marriage_value", "parse_game", "parse_record", "raspis_payout", "record_to_json",
-    "replay", "resolve_agreements", "round_points", "signed", "word",
+    "replay", "replay_state", "resolve_agreements", "round_points", "signed", "start",
+    "word",
 ]

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scorer.engine.errors import RuleError
+from scorer.engine.texts import N_, tr
 from scorer.paths import data_dir
 
 TYPES = ("bool", "int", "choice", "optional_int")
@@ -62,10 +63,10 @@ class Spec:
     group: str
     type: str
     default: Any
-    values: tuple | None
+    values: tuple[Any, ...] | None
     min: int | None
     max: int | None
-    suggest: tuple
+    suggest: tuple[Any, ...]
     enforced: bool
     title: dict[str, str]
     explain: dict[str, str]
@@ -76,7 +77,7 @@ class Spec:
         if self.type == "bool":
             return "true | false"
         if self.type == "choice" or self.values is not None:
-            return " | ".join(str(v) for v in self.values)
+            return " | ".join(str(v) for v in self.values or ())
         if self.min is not None and self.max is not None:
             shape = f"int {self.min}…{self.max}"
         elif self.min is not None:
@@ -92,7 +93,7 @@ class Spec:
         if self.type == "bool":
             return isinstance(value, bool)
         if self.type == "choice":
-            return isinstance(value, str) and value in self.values
+            return isinstance(value, str) and value in (self.values or ())
         if value is None:
             return self.type == "optional_int"
         if not _is_int(value):
@@ -116,11 +117,11 @@ class Spec:
         label = self.labels.get(value) if not isinstance(value, bool) else None
         if label:
             return label[lang]
+        # The same words as the web form (one catalog): on/off, none.
         if value is None:
-            return "не задано" if lang == "ru" else "unset"
+            return tr(lang, N_("none"))
         if isinstance(value, bool):
-            yes, no = ("да", "нет") if lang == "ru" else ("yes", "no")
-            return yes if value else no
+            return tr(lang, N_("on") if value else N_("off"))
         if _is_int(value) and value < 0:
             return f"−{-value}"  # a real minus sign, as printed on the score sheet
         return str(value)
@@ -171,10 +172,13 @@ class Catalog:
         return {**self.defaults(), **self.preset(name).values}
 
 
-class Agreements(Mapping):
+class Agreements(Mapping[str, Any]):
     """A game's frozen agreement set: read-only id -> value, remembering its preset."""
 
     __slots__ = ("_preset", "_values", "_overrides")
+    _preset: str
+    _values: Mapping[str, Any]
+    _overrides: Mapping[str, Any]
 
     def __init__(self, preset: str, values: Mapping[str, Any], overrides: Mapping[str, Any]):
         object.__setattr__(self, "_preset", preset)
@@ -289,7 +293,7 @@ def _table(path: Path, where: str, value: Any) -> list[tuple[str, Any]]:
     return list(value.items())
 
 
-def _texts(path: Path, where: str, raw: dict, prefix: str) -> dict[str, str]:
+def _texts(path: Path, where: str, raw: dict[str, Any], prefix: str) -> dict[str, str]:
     """Collect ``prefix_ru``/``prefix_en`` (or ``ru``/``en``) as a non-empty text pair."""
     texts = {}
     for lang in LANGS:
@@ -348,7 +352,8 @@ def _load_spec(path: Path, id: str, raw: Any, groups: dict[str, Group]) -> Spec:
     return replace(spec, suggest=tuple(suggest), labels=labels)
 
 
-def _bounds(path: Path, where: str, kind: str, raw: dict) -> tuple[int | None, int | None]:
+def _bounds(path: Path, where: str, kind: str,
+            raw: dict[str, Any]) -> tuple[int | None, int | None]:
     """Read min/max: integers, only for int types, min not above max."""
     low, high = raw.get("min"), raw.get("max")
     if (low is not None or high is not None) and kind not in ("int", "optional_int"):
@@ -361,7 +366,7 @@ def _bounds(path: Path, where: str, kind: str, raw: dict) -> tuple[int | None, i
     return low, high
 
 
-def _values(path: Path, where: str, kind: str, raw: Any) -> tuple | None:
+def _values(path: Path, where: str, kind: str, raw: Any) -> tuple[Any, ...] | None:
     """Read the allowed values: required strings for choice, optional ints for int."""
     if raw is None:
         if kind == "choice":
@@ -378,7 +383,7 @@ def _values(path: Path, where: str, kind: str, raw: Any) -> tuple | None:
     return tuple(raw)
 
 
-def _check_default(path: Path, where: str, spec: Spec, raw: dict) -> None:
+def _check_default(path: Path, where: str, spec: Spec, raw: dict[str, Any]) -> None:
     """The default must exist (none for optional_int) and pass the agreement's own check."""
     if spec.type == "optional_int":
         if "default" in raw:
@@ -400,8 +405,8 @@ def _labels(path: Path, where: str, spec: Spec, raw: Any) -> dict[Any, dict[str,
         if value is None or not spec.accepts(value) or not isinstance(entry, dict):
             raise CatalogError(path, f"{where}.labels.{key}", f"not a value: {spec.expected()}")
         labels[value] = _texts(path, f"{where}.labels.{key}", entry, "")
-    if spec.type == "choice" and set(labels) != set(spec.values):
-        missing = [v for v in spec.values if v not in labels]
+    if spec.type == "choice" and set(labels) != set(spec.values or ()):
+        missing = [v for v in spec.values or () if v not in labels]
         raise CatalogError(path, f"{where}.labels", f"missing labels for {missing}")
     return labels
 

@@ -5,145 +5,111 @@ from __future__ import annotations
 import re
 from typing import Any
 
-# Rule texts by code, in English and Russian. ``{name}`` takes a value from params.
-RULE_TEXTS: dict[str, tuple[str, str]] = {
-    # game level
-    "json": ("unreadable JSON ({detail})", "не читается как JSON ({detail})"),
-    "format": ("must be \"thousand-game/1\"", "должно быть «thousand-game/1»"),
-    "unknown_key": ("unknown key {key!r}", "неизвестный ключ {key!r}"),
-    "type": ("must be {expected}", "должно быть: {expected}"),
-    "players.count": ("2 to 4 players are needed (got {got})",
-                      "нужно от 2 до 4 игроков (указано {got})"),
-    "players.name": ("player names must be non-empty strings",
-                     "имена игроков — непустые строки"),
-    "players.long": ("a name is at most {max} characters", "имя — не длиннее {max} символов"),
-    "players.duplicate": ("player names must differ ({name!r} twice)",
-                          "имена игроков не должны повторяться ({name!r} дважды)"),
-    "text.hidden": ("must not hold control or format characters (found {char})",
-                    "не должно содержать управляющих и невидимых символов (найден {char})"),
-    "first_dealer.range": ("must be a seat from 0 to {max} (got {got})",
-                           "должен быть номер места от 0 до {max} (указано {got})"),
-    "agreements.unknown": ("unknown agreement {id!r}", "неизвестная договорённость {id!r}"),
-    "agreements.preset": ("unknown preset {name!r}", "неизвестный набор {name!r}"),
-    "agreements.value": ("{id} must be {expected} (got {got!r})",
-                         "{id}: нужно {expected} (указано {got!r})"),
-    "deals.limit": ("at most {max} deals per game", "не больше {max} конов за игру"),
-    # record shape
-    "record.type": ("must be play, raspis, redeal or adjustment (got {got!r})",
-                    "должен быть play, raspis, redeal или adjustment (указано {got!r})"),
-    "record.object": ("each deal must be a JSON object", "каждый кон — объект JSON"),
-    "required": ("is required", "обязательное поле"),
-    "integer": ("must be an integer (got {got!r})", "нужно целое число (указано {got!r})"),
-    "boolean": ("must be true or false (got {got!r})", "нужно true или false (указано {got!r})"),
-    "seat": ("must be a seat from 0 to {max} (got {got!r})",
-             "нужен номер места от 0 до {max} (указано {got!r})"),
-    # validation of docs/RULES.md §3
-    "after_win": ("the game already has a winner", "в игре уже есть победитель"),
-    "declarer.active": ("seat {seat} does not play this deal (the dealer sits on the talon)",
-                        "место {seat} не играет в этом коне (сдающий сидит на прикупе)"),
-    "declarer.golden": ("on a golden deal the declarer must be seat {expected} [forced_bid_seat]",
-                        "на золотом коне заказчик — место {expected} [forced_bid_seat]"),
-    "contract.step": ("must be a multiple of {step} [bid_step]", "должен быть кратен {step} [bid_step]"),
-    "contract.min": ("must be at least 100", "не меньше 100"),
-    "contract.max": ("must be at most {max} [max_contract]", "не больше {max} [max_contract]"),
-    "contract.golden": ("must be 120 on a golden deal", "на золотом коне заказ — 120"),
-    "contract.golden_raise": ("must be at least 120 on a golden deal",
-                              "на золотом коне заказ — не меньше 120"),
-    "contract.dark": ("must be 120 in the dark", "при игре втёмную заказ — 120"),
-    "points.count": ("one entry per seat is needed ({expected}, got {got})",
-                     "нужно по числу мест ({expected}, указано {got})"),
-    "points.inactive": ("seat {seat} sits on the talon: its entry must be null",
-                        "место {seat} сидит на прикупе: его значение — null"),
-    "points.missing": ("seat {seat} needs its card points", "у места {seat} не указаны очки"),
-    "points.range": ("seat {seat}: must be 0 to 120 (got {got})",
-                     "место {seat}: от 0 до 120 (указано {got})"),
-    "points.one": ("seat {seat}: {got} is impossible (no card is worth 1 point)",
-                   "место {seat}: {got} невозможно (нет карты в 1 очко)"),
-    "points.sum": ("must sum to 120 (got {got})", "сумма должна быть 120 (получилось {got})"),
-    "points.sum2": ("must sum to at most 120 (got {got})",
-                    "сумма — не больше 120 (получилось {got})"),
-    "marriages.suit": ("unknown marriage {got!r}", "неизвестный марьяж {got!r}"),
-    "marriages.inactive": ("seat {seat} does not play this deal",
-                           "место {seat} не играет в этом коне"),
-    "marriages.twice": ("{suit} declared more than once", "{suit}: объявлен больше одного раза"),
-    "marriages.half_used": ("{suit}: a suit is used once per deal (whole or half)",
-                            "{suit}: масть объявляется один раз за кон (целый или полумарьяж)"),
-    "marriages.ace_off": ("the ace marriage is not agreed [ace_marriage]",
-                          "тузовый марьяж не принят [ace_marriage]"),
-    "marriages.half_off": ("half marriages are not agreed [half_marriage]",
-                           "полумарьяжи не приняты [half_marriage]"),
-    "marriages.no_tricks": ("seat {seat} took no trick, so declared no marriage",
-                            "место {seat} не взяло ни одной взятки и не могло хвалить"),
-    "no_tricks.inactive": ("seat {seat} does not play this deal", "место {seat} не играет в этом коне"),
-    "no_tricks.all": ("somebody must have taken the tricks", "кто-то должен был взять взятки"),
-    "no_tricks.points": ("seat {seat} took no trick but has {got} points",
-                         "место {seat} без взяток, но очков: {got}"),
-    "dark.off": ("the dark game is not agreed [dark]", "игра втёмную не принята [dark]"),
-    "dark.first_hand": ("only the first hand (seat {expected}) may play dark",
-                        "втёмную играет только первая рука (место {expected})"),
-    "dark.barrel": ("no dark game while anybody sits on the barrel [dark_not_on_barrel]",
-                    "втёмную нельзя, пока кто-то на бочке [dark_not_on_barrel]"),
-    "dark.golden": ("no dark game on a golden deal", "на золотом коне втёмную нельзя"),
-    "raspis.off": ("a concession is not agreed [raspis]", "роспись не принята [raspis]"),
-    "raspis.limit": ("seat {seat} has used its {max} concessions [raspis_limit]",
-                     "место {seat} исчерпало росписи ({max}) [raspis_limit]"),
-    "raspis.golden": ("no concession on a golden deal [raspis_golden]",
-                      "на золотом коне расписаться нельзя [raspis_golden]"),
-    "raspis.dark": ("no concession in the dark [dark_raspis]",
-                    "втёмную расписаться нельзя [dark_raspis]"),
-    "raspis.barrel_player": ("may not concede while on the barrel [raspis_barrel]",
-                             "на бочке расписаться нельзя [raspis_barrel]"),
-    "raspis.barrel_anybody": ("nobody may concede while anybody sits on the barrel "
-                              "[raspis_barrel]",
-                              "никто не расписывается, пока кто-то на бочке [raspis_barrel]"),
-    "prikup.four_only": ("the talon is recorded only with 4 players",
-                         "прикуп записывается только при игре вчетвером"),
-    "prikup.off": ("the talon is not recorded [four_dealer_prikup]",
-                   "прикуп не записывается [four_dealer_prikup]"),
-    "prikup.required": ("the talon is required with 4 players [four_dealer_prikup]",
-                        "при игре вчетвером нужен прикуп [four_dealer_prikup]"),
-    "prikup.points": ("talon card points must be 0 to 33 (got {got})",
-                      "очки прикупа — от 0 до 33 (указано {got})"),
-    "prikup.marriage": ("a talon marriage must be one suit (got {got!r})",
-                        "марьяж в прикупе — одна масть (указано {got!r})"),
-    "prikup.aces": ("talon aces must be 0 to 3 (got {got})", "тузов в прикупе — от 0 до 3 (указано {got})"),
-    "prikup.aces_required": ("the number of talon aces is required [four_dealer_prikup]",
-                             "нужно число тузов в прикупе [four_dealer_prikup]"),
-    "prikup.fit": ("three cards cannot make {points} points with that marriage and those aces",
-                   "три карты не дают в сумме {points} с таким марьяжем и тузами"),
-    "player.range": ("must be a seat from 0 to {max} (got {got!r})",
-                     "нужен номер места от 0 до {max} (указано {got!r})"),
-    "reason.unknown": ("must be cut_nines, four_nines, misdeal or other (got {got!r})",
-                       "должна быть cut_nines, four_nines, misdeal или other (указано {got!r})"),
-    "reason.cut_nines_off": ("the three-nines penalty is not agreed [cut_nines_penalty]",
-                             "штраф за три девятки не принят [cut_nines_penalty]"),
-    "reason.four_nines_off": ("the four-nines bonus is not agreed [four_nines_bonus]",
-                              "бонус за четыре девятки не принят [four_nines_bonus]"),
-    "amount.cut_nines": ("must be -{penalty} [cut_nines_penalty]",
-                         "должно быть −{penalty} [cut_nines_penalty]"),
-    "amount.four_nines": ("must be {bonus} [four_nines_bonus]",
-                          "должно быть {bonus} [four_nines_bonus]"),
-    "amount.zero": ("must not be 0", "не может быть 0"),
+from scorer.engine.texts import N_, Text, tr
+
+# Rule texts by code: the English msgid (Russian in scorer/translations) and the agreement
+# the rule rests on, if any. ``{name}`` takes a value from params.
+RULE_TEXTS: dict[str, Text] = {
+    "json": Text(N_("unreadable JSON ({detail})")),
+    "json.object": Text(N_("the file must hold one JSON object (a thousand-game/1 log)")),
+    "format": Text(N_("must be \"thousand-game/1\"")),
+    "unknown_key": Text(N_("unknown key {key!r}")),
+    "type": Text(N_("must be {expected}")),
+    "players.count": Text(N_("2 to 4 players are needed (got {got})")),
+    "players.name": Text(N_("player names must be non-empty strings")),
+    "players.long": Text(N_("a name is at most {max} characters")),
+    "players.duplicate": Text(N_("player names must differ ({name!r} twice)")),
+    "text.hidden": Text(N_("must not hold control or format characters (found {char})")),
+    "first_dealer.range": Text(N_("must be a seat from 0 to {max} (got {got})")),
+    "agreements.unknown": Text(N_("unknown agreement {id!r}")),
+    "agreements.preset": Text(N_("unknown preset {name!r}")),
+    "agreements.value": Text(N_("{id} must be {expected} (got {got!r})")),
+    "deals.limit": Text(N_("at most {max} deals per game")),
+    "record.type": Text(N_("must be play, raspis, redeal or adjustment (got {got!r})")),
+    "record.object": Text(N_("each deal must be a JSON object")),
+    "required": Text(N_("is required")),
+    "integer": Text(N_("must be an integer (got {got!r})")),
+    "boolean": Text(N_("must be true or false (got {got!r})")),
+    "seat": Text(N_("must be a seat from 0 to {max} (got {got!r})")),
+    "after_win": Text(N_("the game already has a winner")),
+    "declarer.active": Text(N_("seat {seat} does not play this deal (the dealer sits on the talon)")),
+    "declarer.golden": Text(N_("on a golden deal the declarer must be seat {expected}"), "forced_bid_seat"),
+    "contract.step": Text(N_("must be a multiple of {step}"), "bid_step"),
+    "contract.min": Text(N_("must be at least 100")),
+    "contract.max": Text(N_("must be at most {max}"), "max_contract"),
+    "contract.golden": Text(N_("must be 120 on a golden deal")),
+    "contract.golden_raise": Text(N_("must be at least 120 on a golden deal")),
+    "contract.dark": Text(N_("must be 120 in the dark")),
+    "points.count": Text(N_("one entry per seat is needed ({expected}, got {got})")),
+    "points.inactive": Text(N_("seat {seat} sits on the talon: its entry must be null")),
+    "points.missing": Text(N_("seat {seat} needs its card points")),
+    "points.range": Text(N_("seat {seat}: must be 0 to 120 (got {got})")),
+    "points.one": Text(N_("seat {seat}: {got} is impossible (no card is worth 1 point)")),
+    "points.sum": Text(N_("must sum to 120 (got {got})")),
+    "points.sum2": Text(N_("must sum to at most 120 (got {got})")),
+    "marriages.suit": Text(N_("unknown marriage {got!r}")),
+    "marriages.inactive": Text(N_("seat {seat} does not play this deal")),
+    "marriages.twice": Text(N_("{suit} declared more than once")),
+    "marriages.half_used": Text(N_("{suit}: a suit is used once per deal (whole or half)")),
+    "marriages.ace_off": Text(N_("the ace marriage is not agreed"), "ace_marriage"),
+    "marriages.half_off": Text(N_("half marriages are not agreed"), "half_marriage"),
+    "marriages.no_tricks": Text(N_("seat {seat} took no trick, so declared no marriage")),
+    "no_tricks.inactive": Text(N_("seat {seat} does not play this deal")),
+    "no_tricks.all": Text(N_("somebody must have taken the tricks")),
+    "no_tricks.points": Text(N_("seat {seat} took no trick but has {got} points")),
+    "dark.off": Text(N_("the dark game is not agreed"), "dark"),
+    "dark.first_hand": Text(N_("only the first hand (seat {expected}) may play dark")),
+    "dark.barrel": Text(N_("no dark game while anybody sits on the barrel"), "dark_not_on_barrel"),
+    "dark.golden": Text(N_("no dark game on a golden deal")),
+    "raspis.off": Text(N_("a concession is not agreed"), "raspis"),
+    "raspis.limit": Text(N_("seat {seat} has used its {max} concessions"), "raspis_limit"),
+    "raspis.golden": Text(N_("no concession on a golden deal"), "raspis_golden"),
+    "raspis.dark": Text(N_("no concession in the dark"), "dark_raspis"),
+    "raspis.barrel_player": Text(N_("may not concede while on the barrel"), "raspis_barrel"),
+    "raspis.barrel_anybody": Text(N_("nobody may concede while anybody sits on the barrel"), "raspis_barrel"),
+    "prikup.four_only": Text(N_("the talon is recorded only with 4 players")),
+    "prikup.off": Text(N_("the talon is not recorded"), "four_dealer_prikup"),
+    "prikup.required": Text(N_("the talon is required with 4 players"), "four_dealer_prikup"),
+    "prikup.points": Text(N_("talon card points must be 0 to 33 (got {got})")),
+    "prikup.marriage": Text(N_("a talon marriage must be one suit (got {got!r})")),
+    "prikup.aces": Text(N_("talon aces must be 0 to 3 (got {got})")),
+    "prikup.aces_required": Text(N_("the number of talon aces is required"), "four_dealer_prikup"),
+    "prikup.fit": Text(N_("three cards cannot make {points} points with that marriage and those aces")),
+    "player.range": Text(N_("must be a seat from 0 to {max} (got {got!r})")),
+    "reason.unknown": Text(N_("must be cut_nines, four_nines, misdeal or other (got {got!r})")),
+    "reason.cut_nines_off": Text(N_("the three-nines penalty is not agreed"), "cut_nines_penalty"),
+    "reason.four_nines_off": Text(N_("the four-nines bonus is not agreed"), "four_nines_bonus"),
+    "amount.cut_nines": Text(N_("must be -{penalty}"), "cut_nines_penalty"),
+    "amount.four_nines": Text(N_("must be {bonus}"), "four_nines_bonus"),
+    "amount.zero": Text(N_("must not be 0")),
+    "amount.range": Text(N_("must be from -{max} to {max} (got {got})")),
+    "amount.total": Text(N_("would take seat {seat}'s score to {total}, beyond ±{max}")),
 }
 
-
-# The ``expected`` shapes quoted by the "type" rule, in Russian.
-EXPECTED_RU = {
-    "a list": "список",
-    "an object": "объект",
-    "a string": "строка",
-    "a JSON object": "объект JSON",
-    "a list of names": "список имён",
-    "an object of overrides": "объект с изменениями договорённостей",
-    "{id: value}": "{id: значение}",
-}
+# The ``expected`` shapes quoted by the "type" rule, translated when shown.
+EXPECTED = (N_("a list"), N_("an object"), N_("a string"), N_("a JSON object"),
+            N_("a list of names"), N_("an object of overrides"), N_("{id: value}"))
+# Words inside a catalog shape such as ``int 100…300 or null``.
+_SHAPE_WORDS = {"int": N_("int"), "null": N_("null")}
+_SHAPE_WORD = re.compile(r"\b(int|null)\b")
 
 
-def _expected_ru(text: str) -> str:
-    """Russian for an expected shape: a phrase above, or a catalog shape like int 100…300."""
-    if text in EXPECTED_RU:
-        return EXPECTED_RU[text]
-    return re.sub(r"\bint\b", "целое", text).replace("null", "пусто")
+def _expected(text: str, lang: str) -> str:
+    """An expected shape in ``lang``: a phrase above, or a catalog shape like int 100…300."""
+    if text in EXPECTED:
+        return tr(lang, text)
+    return _SHAPE_WORD.sub(lambda m: tr(lang, _SHAPE_WORDS[m.group(1)]), text)
+
+
+def _quotable(value: Any) -> Any:
+    """A huge integer as 1.2e400: str() of it is slow, or refused past 4300 digits."""
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) < 10**15:
+        return value
+    exponent = int((abs(value).bit_length() - 1) * 0.30103)  # log10(2), may be one short
+    while abs(value) >= 10 ** (exponent + 1):
+        exponent += 1
+    lead = abs(value) // 10 ** (exponent - 1)  # the first two digits
+    return f"{'-' if value < 0 else ''}{lead // 10}.{lead % 10}e{exponent}"
 
 
 class RuleError(ValueError):
@@ -154,32 +120,32 @@ class RuleError(ValueError):
         self.deal = deal
         self.field = field
         self.rule = rule
-        if agreement is None:
-            found = re.search(r"\[(\w+)\]", RULE_TEXTS.get(rule, ("", ""))[0])
-            agreement = found.group(1) if found else None
+        if agreement is None and rule in RULE_TEXTS:
+            agreement = RULE_TEXTS[rule].agreement
         self.agreement = agreement
         self.seat = seat
-        self.params = params
+        self.params = {k: _quotable(v) for k, v in params.items()}
         super().__init__(self.message("en"))
 
     def text(self, lang: str = "en") -> str:
-        """The rule alone, worded in ``lang``."""
-        en, ru = RULE_TEXTS.get(self.rule, (self.rule, self.rule))
-        template = ru if lang == "ru" else en
+        """The rule alone, worded in ``lang``, ending in ``[agreement]`` when it rests on one."""
+        entry = RULE_TEXTS.get(self.rule)
+        template = tr(lang, entry.msgid) if entry else self.rule
         params = {"seat": self.seat, **self.params}
-        if lang == "ru" and isinstance(params.get("expected"), str):
-            params["expected"] = _expected_ru(params["expected"])
+        if isinstance(params.get("expected"), str):
+            params["expected"] = _expected(params["expected"], lang)
         try:
-            return template.format(**params)
+            text = template.format(**params)
         except (KeyError, IndexError):
-            return template
+            text = template
+        return f"{text} [{entry.agreement}]" if entry and entry.agreement else text
 
     def message(self, lang: str = "en") -> str:
         """The whole one-line message: ``deal N: FIELD: RULE``."""
         if self.deal is None:
-            where = "игра" if lang == "ru" else "game"
+            where = tr(lang, N_("game"))
         else:
-            where = f"кон {self.deal}" if lang == "ru" else f"deal {self.deal}"
+            where = tr(lang, N_("deal {n}")).format(n=self.deal)
         return f"{where}: {self.field}: {self.text(lang)}"
 
     def __str__(self) -> str:

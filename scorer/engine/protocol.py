@@ -2,129 +2,128 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
+
+from scorer.engine.texts import N_, Text, tr
 
 PROTOCOL_FORMAT = "thousand-protocol/1"
 
+# The closed sets of the protocol (tests/engine/test_types.py keeps them in step).
+RowType = Literal["play", "raspis", "redeal", "adjustment"]
+RowResult = Literal["made", "failed", "raspis"]
+EventKind = Literal["bolt", "bolt_penalty", "raspis_penalty", "barrel_enter", "barrel_leave",
+                    "barrel_fall", "three_falls_zero", "samosval", "win", "golden_reset",
+                    "golden_replay"]
+ReasonCode = Literal[
+    "points", "points_rounded", "marriage", "made", "made_taken", "failed", "doubled",
+    "dark_cap", "dark_failed", "not_doubled", "talon_marriage_doubled", "deal_passes",
+    "sits_out", "talon_points", "talon_aces", "talon_marriage", "raspis_declarer",
+    "raspis_free", "raspis_payout", "raspis_penalty", "frozen", "frozen_failed", "bolt",
+    "bolt_double", "bolt_run", "bolt_penalty", "barrel_leave", "barrel_attempt",
+    "barrel_attempt_unlimited", "fall_attempts", "fall_push_off", "fall_simultaneous",
+    "three_falls", "samosval", "win", "barrel_enter", "barrel_clamp", "golden_reset",
+    "golden_replay", "adjustment", "redeal",
+]
+REASON_CODES: tuple[str, ...] = get_args(ReasonCode)
+
 SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠", "ace": "A"}
 
-# Reason texts by code: (English, Russian). Amounts are signed where they move a score.
-REASON_TEXTS: dict[str, tuple[str, str]] = {
-    "points": ("{points} card points", "взятками: {points}"),
-    "points_rounded": ("{points} card points → {rounded} ({rule})",
-                       "взятками: {points} → {rounded} ({rule})"),
-    "marriage": ("{sign} marriage {value}", "марьяж {sign} {value}"),
-    "made": ("contract {contract} made: {taken_expr}", "заказ {contract} сыгран: {taken_expr}"),
-    "made_taken": ("contract {contract} made: scores all taken, {amount}",
-                   "заказ {contract} сыгран: пишет всё взятое, {amount}"),
-    "failed": ("contract {contract} failed: {taken_expr} < {contract}, −{contract}",
-               "заказ {contract} не сыгран: {taken_expr} < {contract}, −{contract}"),
-    "doubled": ("×2 ({why}): {amount}", "×2 ({why}): {amount}"),
-    "dark_cap": ("dark game made: +240", "тёмная сыграна: +240"),
-    "dark_failed": ("dark game lost: −240", "тёмная не сыграна: −240"),
-    "not_doubled": ("defenders are not doubled in the dark [dark_double_defenders]",
-                    "в тёмной вистующим не удваивается [dark_double_defenders]"),
-    "talon_marriage_doubled": ("talon marriage {sign} doubled in the dark: {value} [dark_double_talon_marriage]",
-                               "марьяж в прикупе {sign} удвоен в тёмной: {value} [dark_double_talon_marriage]"),
-    "deal_passes": ("the deal passes to the left [misdeal_passes_deal]",
-                    "сдача переходит к следующему [misdeal_passes_deal]"),
-    "sits_out": ("sits on the talon", "сидит на прикупе"),
-    "talon_points": ("talon {points} card points → {rounded}", "прикуп: {points} → {rounded}"),
-    "talon_aces": ("talon aces {aces} × 50 = {amount}", "тузы в прикупе {aces} × 50 = {amount}"),
-    "talon_marriage": ("talon marriage {sign} {value} (never doubled)",
-                       "марьяж в прикупе {sign} {value} (не удваивается)"),
-    "raspis_declarer": ("concession of {contract}: {amount}", "роспись {contract}: {amount}"),
-    "raspis_free": ("concession of {contract}: nothing subtracted [raspis_subtract]",
-                    "роспись {contract}: заказ не вычитается [raspis_subtract]"),
-    "raspis_payout": ("concession payout {amount} [raspis_payout]",
-                      "за роспись {amount} [raspis_payout]"),
-    "raspis_penalty": ("concession no. {count}: {amount} [raspis_third_penalty]",
-                       "роспись № {count}: {amount} [raspis_third_penalty]"),
-    "frozen": ("on the barrel: {amount} not credited [barrel]",
-               "на бочке: {amount} не записывается [barrel]"),
-    "frozen_failed": ("on the barrel: {amount} costs only the attempt [barrel_failed_contract]",
-                      "на бочке: {amount} не вычитается, только попытка "
-                      "[barrel_failed_contract]"),
-    "bolt": ("bolt ({count} of 3)", "болт ({count} из 3)"),
-    "bolt_double": ("double bolt ({count} of 3)", "двойной болт ({count} из 3)"),
-    "bolt_run": ("bolt, {count} in a row", "болт, {count} подряд"),
-    "bolt_penalty": ("three bolts: {amount} [bolt_penalty]", "три болта: {amount} [bolt_penalty]"),
-    "barrel_leave": ("below {threshold}: off the barrel", "меньше {threshold}: сходит с бочки"),
-    "barrel_attempt": ("barrel attempt {used} of {max}", "попытка на бочке {used} из {max}"),
-    "barrel_attempt_unlimited": ("barrel deal {used}", "кон на бочке {used}"),
-    "fall_attempts": ("fell off the barrel: {amount} [barrel_fall]",
-                      "слетел с бочки: {amount} [barrel_fall]"),
-    "fall_push_off": ("pushed off the barrel: {amount} [barrel_push_off]",
-                      "сброшен с бочки: {amount} [barrel_push_off]"),
-    "fall_simultaneous": ("entered the barrel together with another: {amount} [barrel_single]",
-                          "на бочку одновременно с другим: {amount} [barrel_single]"),
-    "three_falls": ("third fall: score set to 0 [barrel_three_falls_zero]",
-                    "третье падение: очки обнуляются [barrel_three_falls_zero]"),
-    "samosval": ("exactly {value}: samosval, score set to 0 [samosval]",
-                 "ровно {value}: самосвал, очки обнуляются [samosval]"),
-    "win": ("reaches {score}: wins the game", "набирает {score}: победа"),
-    "barrel_enter": ("{score} ≥ {threshold}: sits on the barrel", "{score} ≥ {threshold}: садится на бочку"),
-    "barrel_clamp": ("on the barrel at {threshold} [barrel_clamp]",
-                     "на бочке с {threshold} [barrel_clamp]"),
-    "golden_reset": ("no golden contract made: all scores back to 0 [golden_on_fail]",
-                     "золотой кон никто не сыграл: все очки обнуляются [golden_on_fail]"),
-    "golden_replay": ("no golden contract made: another golden round [golden_on_fail]",
-                      "золотой кон никто не сыграл: золотой кон снова [golden_on_fail]"),
-    "adjustment": ("{reason}: {amount}", "{reason}: {amount}"),
-    "redeal": ("redeal: nothing scored", "пересдача: ничего не записывается"),
+# Reason texts by code: the English msgid (Russian in scorer/translations) and the
+# agreement the reason rests on, if any. Amounts are signed where they move a score.
+REASON_TEXTS: dict[str, Text] = {
+    "points": Text(N_("{points} card points")),
+    "points_rounded": Text(N_("{points} card points → {rounded} ({rule})")),
+    "marriage": Text(N_("{sign} marriage {value}")),
+    "made": Text(N_("contract {contract} made: {taken_expr}")),
+    "made_taken": Text(N_("contract {contract} made: scores all taken, {amount}")),
+    "failed": Text(N_("contract {contract} failed: {taken_expr} < {contract}, −{contract}")),
+    "doubled": Text(N_("×2 ({why}): {amount}")),
+    "dark_cap": Text(N_("dark game made: +240")),
+    "dark_failed": Text(N_("dark game lost: −240")),
+    "not_doubled": Text(N_("defenders are not doubled in the dark"), "dark_double_defenders"),
+    "talon_marriage_doubled": Text(N_("talon marriage {sign} doubled in the dark: {value}"), "dark_double_talon_marriage"),
+    "deal_passes": Text(N_("the deal passes to the left"), "misdeal_passes_deal"),
+    "sits_out": Text(N_("sits on the talon")),
+    "talon_points": Text(N_("talon {points} card points → {rounded}")),
+    "talon_aces": Text(N_("talon aces {aces} × 50 = {amount}")),
+    "talon_marriage": Text(N_("talon marriage {sign} {value} (never doubled)")),
+    "raspis_declarer": Text(N_("concession of {contract}: {amount}")),
+    "raspis_free": Text(N_("concession of {contract}: nothing subtracted"), "raspis_subtract"),
+    "raspis_payout": Text(N_("concession payout {amount}"), "raspis_payout"),
+    "raspis_penalty": Text(N_("concession no. {count}: {amount}"), "raspis_third_penalty"),
+    "frozen": Text(N_("on the barrel: {amount} not credited"), "barrel"),
+    "frozen_failed": Text(N_("on the barrel: {amount} costs only the attempt"), "barrel_failed_contract"),
+    "bolt": Text(N_("bolt ({count} of 3)")),
+    "bolt_double": Text(N_("double bolt ({count} of 3)")),
+    "bolt_run": Text(N_("bolt, {count} in a row")),
+    "bolt_penalty": Text(N_("three bolts: {amount}"), "bolt_penalty"),
+    "barrel_leave": Text(N_("below {threshold}: off the barrel")),
+    "barrel_attempt": Text(N_("barrel attempt {used} of {max}")),
+    "barrel_attempt_unlimited": Text(N_("barrel deal {used}")),
+    "fall_attempts": Text(N_("fell off the barrel: {amount}"), "barrel_fall"),
+    "fall_push_off": Text(N_("pushed off the barrel: {amount}"), "barrel_push_off"),
+    "fall_simultaneous": Text(N_("entered the barrel together with another: {amount}"), "barrel_single"),
+    "three_falls": Text(N_("third fall: score set to 0"), "barrel_three_falls_zero"),
+    "samosval": Text(N_("exactly {value}: samosval, score set to 0"), "samosval"),
+    "win": Text(N_("reaches {score}: wins the game")),
+    "barrel_enter": Text(N_("{score} ≥ {threshold}: sits on the barrel")),
+    "barrel_clamp": Text(N_("on the barrel at {threshold}"), "barrel_clamp"),
+    "golden_reset": Text(N_("no golden contract made: all scores back to 0"), "golden_on_fail"),
+    "golden_replay": Text(N_("no golden contract made: another golden round"), "golden_on_fail"),
+    "adjustment": Text(N_("{reason}: {amount}")),
+    "redeal": Text(N_("redeal: nothing scored")),
 }
 
-WORDS: dict[str, tuple[str, str]] = {
-    "golden": ("golden", "золотой"),
-    "dark": ("dark", "втёмную"),
-    "nearest5": ("rounded to 5", "округление до 5"),
-    "nearest10": ("rounded to 10", "округление до 10"),
-    "cut_nines": ("three nines at the cut", "три девятки при сдвиге"),
-    "four_nines": ("four nines", "четыре девятки"),
-    "misdeal": ("misdeal", "ошибка при сдаче"),
-    "other": ("adjustment", "поправка"),
+# Short words put inside reasons (``why``, ``rule``, ``reason`` params), also the labels of
+# the adjustment reasons on the deal form.
+WORDS: dict[str, str] = {
+    "golden": N_("golden"),
+    "dark": N_("dark"),
+    "nearest5": N_("rounded to 5"),
+    "nearest10": N_("rounded to 10"),
+    "cut_nines": N_("three nines at the cut"),
+    "four_nines": N_("four nines bonus"),
+    "misdeal": N_("misdeal"),
+    "other": N_("other adjustment"),
 }
-
-
-_TAG = re.compile(r" \[(\w+)\]")
 
 
 def signed(value: int) -> str:
-    """+20, −120, 0: the way a score sheet writes a change."""
+    """+20, −120, 0: the way a score sheet writes a change (a real minus sign).
+
+    >>> signed(20), signed(-120), signed(0)
+    ('+20', '−120', '0')
+    """
     return f"{value:+d}".replace("-", "−") if value else "0"
 
 
 def word(key: str, lang: str) -> str:
     """A short word used inside reasons, in ``lang``."""
-    en, ru = WORDS.get(key, (key, key))
-    return ru if lang == "ru" else en
+    return tr(lang, WORDS[key]) if key in WORDS else key
 
 
 @dataclass(frozen=True)
 class Reason:
     """One step's explanation of a seat's delta."""
 
-    code: str
+    code: ReasonCode
     params: dict[str, Any] = field(default_factory=dict)
 
     @property
     def agreement(self) -> str | None:
-        """The agreement id this reason names, if any (shown as ``[id]`` in the text)."""
-        found = _TAG.search(REASON_TEXTS[self.code][0])
-        return found.group(1) if found else None
+        """The agreement id this reason rests on, if any (a field of its text entry)."""
+        return REASON_TEXTS[self.code].agreement
 
     def text(self, lang: str = "en", tags: bool = True) -> str:
-        """The reason worded in ``lang``; ``tags=False`` leaves out the ``[agreement]``."""
-        en, ru = REASON_TEXTS[self.code]
-        if not tags:
-            en, ru = _TAG.sub("", en), _TAG.sub("", ru)
-        params = {k: (word(v, lang) if k in ("why", "rule", "reason") else v)
-                  for k, v in self.params.items()}
-        if "amount" in params:
-            params["amount"] = signed(params["amount"])
-        return (ru if lang == "ru" else en).format(**params)
+        """The reason worded in ``lang``; ``tags=True`` appends `` [agreement]``."""
+        params: dict[str, Any] = {k: (word(v, lang) if k in ("why", "rule", "reason") else v)
+                                  for k, v in self.params.items()}
+        if "amount" in self.params:
+            params["amount"] = signed(int(self.params["amount"]))
+        text = tr(lang, REASON_TEXTS[self.code].msgid).format(**params)
+        agreement = self.agreement
+        return f"{text} [{agreement}]" if tags and agreement else text
 
 
 @dataclass(frozen=True)
@@ -132,10 +131,10 @@ class Event:
     """Something that happened to a seat in a row (bolt, barrel_enter, win, ...)."""
 
     seat: int | None
-    kind: str
+    kind: EventKind
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """``{"seat": N, "kind": ...}`` plus weight or cause."""
         return {"seat": self.seat, "kind": self.kind, **self.extra}
 
@@ -153,13 +152,13 @@ class Row:
     """One record's line on the protocol."""
 
     n: int
-    type: str
+    type: RowType
     dealer: int
     declarer: int | None
     contract: int | None
     golden: bool
     dark: bool
-    result: str | None
+    result: RowResult | None
     delta: tuple[int, ...]
     score: tuple[int, ...]
     events: tuple[Event, ...]
@@ -170,7 +169,7 @@ class Row:
         """Every seat's reasons, worded in ``lang``."""
         return [[r.text(lang) for r in seat] for seat in self.why]
 
-    def to_json(self, lang: str = "en") -> dict:
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
         """The row as docs/GAME-FORMAT.md writes it."""
         return {"n": self.n, "type": self.type, "dealer": self.dealer,
                 "declarer": self.declarer, "contract": self.contract,
@@ -204,7 +203,7 @@ class Protocol:
     next: NextDeal | None
     winner: int | None
 
-    def to_json(self, lang: str = "ru") -> dict:
+    def to_json(self, lang: str = "ru") -> dict[str, Any]:
         """The protocol as ``thousand-protocol/1``."""
         nxt = self.next
         return {

@@ -7,6 +7,8 @@ record is allowed by the rules depends on the state of the game and is checked b
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -93,7 +95,7 @@ class Game:
     place: str | None = None
     notes: str | None = None
 
-    def with_deals(self, deals) -> Game:
+    def with_deals(self, deals: Iterable[Record]) -> Game:
         """The same game with another list of records."""
         return replace(self, deals=tuple(deals))
 
@@ -122,7 +124,7 @@ def _bool(value: Any, deal: int, name: str) -> bool:
     return value
 
 
-def _required(data: dict, key: str, deal: int) -> Any:
+def _required(data: dict[str, Any], key: str, deal: int) -> Any:
     """A field the record type needs."""
     if data.get(key) is None:
         raise RuleError(deal, key, "required")
@@ -194,7 +196,7 @@ def _prikup(value: Any, deal: int) -> Prikup | None:
     return Prikup(points=points, marriage=marriage, aces=aces)
 
 
-def _play(data: dict, deal: int, players: int) -> Play:
+def _play(data: dict[str, Any], deal: int, players: int) -> Play:
     """A ``play`` record."""
     return Play(
         declarer=_seat(_required(data, "declarer", deal), deal, "declarer", players),
@@ -207,7 +209,7 @@ def _play(data: dict, deal: int, players: int) -> Play:
     )
 
 
-def _raspis(data: dict, deal: int, players: int) -> Raspis:
+def _raspis(data: dict[str, Any], deal: int, players: int) -> Raspis:
     """A ``raspis`` record."""
     return Raspis(
         declarer=_seat(_required(data, "declarer", deal), deal, "declarer", players),
@@ -217,7 +219,7 @@ def _raspis(data: dict, deal: int, players: int) -> Raspis:
     )
 
 
-def _redeal(data: dict, deal: int, players: int) -> Redeal:
+def _redeal(data: dict[str, Any], deal: int, players: int) -> Redeal:
     """A ``redeal`` record."""
     reason = data.get("reason")
     if reason is not None and not isinstance(reason, str):
@@ -225,7 +227,7 @@ def _redeal(data: dict, deal: int, players: int) -> Redeal:
     return Redeal(reason=reason)
 
 
-def _adjustment(data: dict, deal: int, players: int) -> Adjustment:
+def _adjustment(data: dict[str, Any], deal: int, players: int) -> Adjustment:
     """An ``adjustment`` record."""
     player = data.get("player")
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
@@ -237,7 +239,8 @@ def _adjustment(data: dict, deal: int, players: int) -> Adjustment:
     return Adjustment(player=player, amount=amount, reason=reason)
 
 
-_PARSERS = {"play": _play, "raspis": _raspis, "redeal": _redeal, "adjustment": _adjustment}
+_PARSERS: dict[str, Callable[[dict[str, Any], int, int], Record]] = {
+    "play": _play, "raspis": _raspis, "redeal": _redeal, "adjustment": _adjustment}
 
 
 def parse_record(data: Any, deal: int, players: int) -> Record:
@@ -251,8 +254,9 @@ def parse_record(data: Any, deal: int, players: int) -> Record:
     return parser(data, deal, players)
 
 
-def record_to_json(record: Record) -> dict:
+def record_to_json(record: Record) -> dict[str, Any]:
     """The JSON form of one record, as docs/GAME-FORMAT.md writes it."""
+    out: dict[str, Any]
     if isinstance(record, Play):
         out = {"type": "play", "declarer": record.declarer, "contract": record.contract,
                "points": list(record.points),
@@ -314,6 +318,50 @@ def _agreements(value: Any) -> Agreements:
     return resolve_agreements(preset, overrides)
 
 
+MAX_DEPTH = 8  # a game log nests five levels (game, deals, record, marriages, suits)
+
+
+def load_game(text: str | bytes) -> Game:
+    """Decode a ``thousand-game/1`` file (JSON text or UTF-8 bytes) into a Game.
+
+    The one door for outside JSON (web import, CLI replay, backup import): unreadable,
+    too deeply nested or non-object input is refused as RuleError(field "json"), the rest
+    by :func:`parse_game`.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise RuleError(None, "json", "json", detail="not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        detail = f"line {exc.lineno} column {exc.colno}: {exc.msg}"
+        raise RuleError(None, "json", "json", detail=detail) from None
+    except RecursionError:  # thousands of levels deep: no game log looks like that
+        raise RuleError(None, "json", "json", detail="nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer past Python's int-to-str digit limit
+        raise RuleError(None, "json", "json", detail=str(exc)) from None
+    if not isinstance(data, dict):
+        raise RuleError(None, "json", "json.object")
+    if _depth(data) > MAX_DEPTH:
+        raise RuleError(None, "json", "json", detail="nested too deeply")
+    return parse_game(data)
+
+
+def _depth(data: Any) -> int:
+    """How deeply lists and objects nest in ``data`` (iterative: no recursion limit)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            if level <= MAX_DEPTH:
+                stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict)
+                                                      else item))
+    return deepest
+
+
 def parse_game(data: Any) -> Game:
     """Turn a ``thousand-game/1`` document into a typed Game (shape checks only)."""
     if not isinstance(data, dict):
@@ -345,7 +393,7 @@ def parse_game(data: Any) -> Game:
     return Game(players=players, agreements=agreements, first_dealer=first, deals=deals, **meta)
 
 
-def game_to_json(game: Game) -> dict:
+def game_to_json(game: Game) -> dict[str, Any]:
     """The ``thousand-game/1`` document of a game; round-trips with :func:`parse_game`."""
     out: dict[str, Any] = {"format": FORMAT}
     for key in META_KEYS:

@@ -9,24 +9,41 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple
 
+from scorer.engine.catalog import Agreements
 from scorer.engine.protocol import (
     SUIT_SIGNS,
     BarrelSeat,
     Event,
+    EventKind,
     NextDeal,
     Protocol,
     Reason,
+    ReasonCode,
     Row,
+    RowResult,
 )
-from scorer.engine.records import Adjustment, Game, Play, Raspis, Record
+from scorer.engine.records import (
+    Adjustment,
+    Game,
+    Play,
+    Raspis,
+    Record,
+    game_to_json,
+    parse_game,
+)
 from scorer.engine.validation import DealContext, validate
 
 MARRIAGE_VALUES = {"hearts": 100, "diamonds": 80, "clubs": 60, "spades": 40, "ace": 200}
 
 
 def marriage_value(suit: str) -> int:
-    """A declared marriage's value; a half marriage is worth half its suit."""
+    """A declared marriage's value; a half marriage is worth half its suit.
+
+    >>> marriage_value("hearts"), marriage_value("half_diamonds"), marriage_value("ace")
+    (100, 40, 200)
+    """
     if suit.startswith("half_"):
         return MARRIAGE_VALUES[suit.removeprefix("half_")] // 2
     return MARRIAGE_VALUES[suit]
@@ -40,7 +57,13 @@ def marriage_sign(suit: str) -> str:
 
 
 def round_points(points: int, mode: str) -> int:
-    """§4 step 2: nearest5 (1–2 down, 3–4 up), nearest10 (5 up) or none."""
+    """§4 step 2: nearest5 (1–2 down, 3–4 up), nearest10 (5 up) or none.
+
+    >>> round_points(42, "nearest5"), round_points(43, "nearest5"), round_points(47, "nearest5")
+    (40, 45, 45)
+    >>> round_points(45, "nearest10"), round_points(44, "nearest10"), round_points(43, "none")
+    (50, 40, 43)
+    """
     if mode == "nearest5":
         rest = points % 5
         return points - rest if rest <= 2 else points + 5 - rest
@@ -51,7 +74,13 @@ def round_points(points: int, mode: str) -> int:
 
 
 def raspis_payout(contract: int, rule: str) -> int:
-    """§4 step 7: what each opponent gets for a concession."""
+    """§4 step 7: what each opponent gets for a concession.
+
+    >>> [raspis_payout(c, "half") for c in (105, 120, 140)]
+    [55, 60, 70]
+    >>> [raspis_payout(c, "sixty_or_half") for c in (120, 140)], raspis_payout(200, "sixty")
+    ([60, 70], 60)
+    """
     half = -(-contract // 10) * 10 // 2
     if rule == "sixty":
         return 60
@@ -60,39 +89,49 @@ def raspis_payout(contract: int, rule: str) -> int:
     return half
 
 
-@dataclass
-class Credit:
+# The kinds of amount the barrel freeze tells apart (step 8).
+CreditKind = Literal["own_made", "own_failed", "defender", "talon", "payout", "penalty",
+                     "bonus"]
+FallCause = Literal["attempts", "push_off", "simultaneous"]
+
+
+class Credit(NamedTuple):
     """One amount for one seat, with the kind of amount the barrel freeze cares about."""
 
     amount: int
-    kind: str  # own_made, own_failed, defender, talon, payout, penalty, bonus
+    kind: CreditKind
 
 
-@dataclass
+def _reason(code: ReasonCode, params: dict[str, Any]) -> Reason:
+    """A Reason built without the frozen dataclass's per-field __setattr__ (hot path)."""
+    reason = object.__new__(Reason)
+    reason.__dict__.update(code=code, params=params)
+    return reason
+
+
 class Ledger:
     """A row being scored: credits, reasons and events per seat."""
 
-    seats: int
-    credits: list[list[Credit]] = field(default_factory=list)
-    why: list[list[Reason]] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
+    __slots__ = ("credits", "events", "seats", "why")
 
-    def __post_init__(self):
-        self.credits = [[] for _ in range(self.seats)]
-        self.why = [[] for _ in range(self.seats)]
+    def __init__(self, seats: int) -> None:
+        self.seats = seats
+        self.credits: list[list[Credit]] = [[] for _ in range(seats)]
+        self.why: list[list[Reason]] = [[] for _ in range(seats)]
+        self.events: list[Event] = []
 
-    def add(self, seat: int, value: int, kind: str, code: str | None = None, /,
-            **params) -> None:
+    def add(self, seat: int, value: int, kind: CreditKind, code: ReasonCode | None = None, /,
+            **params: Any) -> None:
         """Credit ``value`` to ``seat``, with the reason for it."""
         self.credits[seat].append(Credit(value, kind))
         if code:
-            self.say(seat, code, **params)
+            self.why[seat].append(_reason(code, params))
 
-    def say(self, seat: int, code: str, /, **params) -> None:
+    def say(self, seat: int, code: ReasonCode, /, **params: Any) -> None:
         """Add a reason without an amount of its own."""
-        self.why[seat].append(Reason(code, params))
+        self.why[seat].append(_reason(code, params))
 
-    def event(self, seat: int | None, kind: str, /, **extra) -> None:
+    def event(self, seat: int | None, kind: EventKind, /, **extra: Any) -> None:
         """Record an event of the row."""
         self.events.append(Event(seat, kind, extra))
 
@@ -112,7 +151,7 @@ class State:
     golden_made: bool = False
     winner: int | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("score", "bolts", "falls", "raspis"):
             setattr(self, name, [0] * self.players)
 
@@ -124,7 +163,7 @@ class State:
         """The active seat left of the dealer."""
         return (self.dealer + 1) % self.players
 
-    def forced(self, ag: Mapping) -> int:
+    def forced(self, ag: Mapping[str, Any]) -> int:
         """The seat that must take 100 (and declares a golden deal)."""
         if ag["forced_bid_seat"] == "dealer" and self.players < 4:
             return self.dealer
@@ -136,450 +175,589 @@ _ACTIVE = {n: tuple(tuple(s for s in range(n) if n < 4 or s != d) for d in range
            for n in (2, 3, 4)}
 
 
-def replay(game: Game) -> Protocol:
-    """Replay every record of ``game``; the first refused record raises RuleError."""
-    ag = dict(game.agreements)  # a plain dict: read hundreds of times per deal
+@dataclass(frozen=True)
+class ReplayState:
+    """A game replayed up to some record: its rows and all the next record depends on.
+
+    Immutable: :func:`advance` returns a new state and leaves the given one as it was, so
+    a caller may keep one per version of a game (or periodic snapshots) and score only
+    the records after it.
+    """
+
+    players: tuple[str, ...]
+    agreements: Agreements
+    rows: tuple[Row, ...]
+    dealer: int
+    golden_left: int
+    golden_made: bool
+    winner: int | None
+    score: tuple[int, ...]
+    bolts: tuple[int, ...]
+    falls: tuple[int, ...]
+    raspis: tuple[int, ...]
+    barrel: tuple[tuple[int, int], ...]  # (seat, attempts used), by seat
+    # The agreements as a plain dict (read hundreds of times per deal); never mutated.
+    ag: Mapping[str, Any] = field(compare=False, repr=False, default_factory=dict)
+
+    @property
+    def deals(self) -> int:
+        """How many records this state has scored."""
+        return len(self.rows)
+
+    def protocol(self) -> Protocol:
+        """The protocol of the records scored so far."""
+        return _protocol(self.players, _thaw(self), self.rows, self.ag)
+
+
+def start(game: Game) -> ReplayState:
+    """The state before the first record of ``game`` (its records are not read)."""
+    ag = dict(game.agreements)
     n = len(game.players)
     st = State(players=n, dealer=game.first_dealer, golden_left=n if ag["golden"] else 0)
-    rows = [_row(st, record, number, ag) for number, record in enumerate(game.deals, 1)]
-    return _protocol(game, st, rows, ag)
+    return _snapshot(st, game.players, game.agreements, ag, ())
 
 
-def _context(st: State, number: int, ag: Mapping) -> DealContext:
+def advance(state: ReplayState, record: Record) -> ReplayState:
+    """Validate and score one more record; a refused record raises RuleError."""
+    st = _thaw(state)
+    row = _row(st, record, len(state.rows) + 1, state.ag)
+    return _snapshot(st, state.players, state.agreements, state.ag, (*state.rows, row))
+
+
+def replay_state(game: Game, resume: ReplayState | None = None) -> ReplayState:
+    """Replay ``game``'s records after ``resume`` (from the start without it).
+
+    ``resume`` must come from the same players, agreements and first records of
+    ``game``; only the records after its last row are read.
+    """
+    if resume is None:
+        resume = start(game)
+    elif (resume.players != game.players or len(resume.rows) > len(game.deals)
+          or resume.ag != dict(game.agreements)):
+        raise ValueError("the state to resume from belongs to another game")
+    st = _thaw(resume)
+    first = len(resume.rows)
+    rows = [_row(st, record, number, resume.ag)
+            for number, record in enumerate(game.deals[first:], first + 1)]
+    return _snapshot(st, resume.players, resume.agreements, resume.ag, (*resume.rows, *rows))
+
+
+def replay(game: Game, resume: ReplayState | None = None) -> Protocol:
+    """Replay every record of ``game`` (or those after ``resume``); RuleError on a refusal."""
+    if resume is None:
+        # The common case, kept free of the snapshot's copies.
+        st = start(game)
+        ag = st.ag
+        state = _thaw(st)
+        rows = [_row(state, record, number, ag) for number, record in enumerate(game.deals, 1)]
+        return _protocol(game.players, state, tuple(rows), ag)
+    return replay_state(game, resume).protocol()
+
+
+def checked_parts(data: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A log (JSON data or a Game) as a store keeps it: (head, deal records), normalised.
+
+    The whole game is replayed first, so a log is accepted only if every deal is valid;
+    the first bad thing raises RuleError.
+    """
+    game = data if isinstance(data, Game) else parse_game(data)
+    replay(game)
+    log = game_to_json(game)
+    return log, log.pop("deals", [])
+
+
+def _thaw(state: ReplayState) -> State:
+    """A fresh mutable copy of a kept state."""
+    st = State(players=len(state.players), dealer=state.dealer, golden_left=state.golden_left,
+               golden_made=state.golden_made, winner=state.winner)
+    st.score, st.bolts = list(state.score), list(state.bolts)
+    st.falls, st.raspis = list(state.falls), list(state.raspis)
+    st.barrel = dict(state.barrel)
+    return st
+
+
+def _snapshot(st: State, players: tuple[str, ...], agreements: Agreements,
+              ag: Mapping[str, Any], rows: tuple[Row, ...]) -> ReplayState:
+    """Freeze the running state into a ReplayState."""
+    return ReplayState(players=players, agreements=agreements, rows=rows, dealer=st.dealer,
+                       golden_left=st.golden_left, golden_made=st.golden_made,
+                       winner=st.winner, score=tuple(st.score), bolts=tuple(st.bolts),
+                       falls=tuple(st.falls), raspis=tuple(st.raspis),
+                       barrel=tuple(sorted(st.barrel.items())), ag=ag)
+
+
+def _context(st: State, number: int, ag: Mapping[str, Any]) -> DealContext:
     """A read-only view of the state for validation."""
     return DealContext(deal=number, players=st.players, dealer=st.dealer, active=st.active(),
                        first_hand=st.first_hand(), forced=st.forced(ag),
                        golden=st.golden_left > 0, barrel=frozenset(st.barrel),
-                       raspis=tuple(st.raspis), finished=st.winner is not None)
+                       raspis=tuple(st.raspis), finished=st.winner is not None,
+                       score=tuple(st.score))
 
 
-def _row(st: State, record: Record, number: int, ag: Mapping) -> Row:
+def _row(st: State, record: Record, number: int, ag: Mapping[str, Any]) -> Row:
     """Validate and score one record, advancing the state."""
     validate(record, _context(st, number, ag), ag)
     before = list(st.score)
     dealer = st.dealer
-    golden = st.golden_left > 0 and isinstance(record, Play | Raspis)
     led = Ledger(st.players)
-    result = None
+    result: RowResult | None = None
+    golden = False
     if isinstance(record, Play | Raspis):
-        result = _score_deal(st, record, led, ag, golden)
+        deal = DealScoring(st, led, ag, record)
+        golden = deal.golden
+        result = deal.score()
     elif isinstance(record, Adjustment):
-        _score_adjustment(st, record, led, ag)
+        Scoring(st, led, ag).adjustment(record)
     else:
         for seat in range(st.players):
             led.say(seat, "redeal")
-    return Row(
+    # Built without the frozen dataclass's per-field __setattr__: a row per record.
+    row = object.__new__(Row)
+    row.__dict__.update(
         n=number, type=record.type, dealer=dealer,
         declarer=getattr(record, "declarer", None), contract=getattr(record, "contract", None),
         golden=golden, dark=bool(getattr(record, "dark", False)), result=result,
-        delta=tuple(a - b for a, b in zip(st.score, before, strict=True)),
+        delta=tuple([a - b for a, b in zip(st.score, before, strict=True)]),
         score=tuple(st.score), events=tuple(led.events),
-        why=tuple(tuple(w) for w in led.why), barrel=_barrel_seats(st, ag),
+        why=tuple([tuple(w) for w in led.why]), barrel=_barrel_seats(st, ag),
     )
+    return row
 
 
-# --- a played or conceded deal ---------------------------------------------------
-
-
-def _score_deal(st: State, rec: Play | Raspis, led: Ledger, ag: Mapping, golden: bool) -> str:
-    """Steps 1–14 for a ``play`` or ``raspis`` record; returns the row's result."""
-    on_barrel = set(st.barrel)
-    mult = 2 if golden or rec.dark else 1
-    why_mult = "golden" if golden else "dark"
-    for seat in range(st.players):
-        if seat not in st.active():
-            led.say(seat, "sits_out")
-    if isinstance(rec, Play):
-        made = _score_play(st, rec, led, ag, mult, why_mult)
-        result = "made" if made else "failed"
-    else:
-        made = False
-        _score_raspis(st, rec, led, ag, mult, why_mult)
-        result = "raspis"
-    _score_talon(st, rec, led, ag, mult)
-    credited = _freeze(st, led, ag, on_barrel)
-    _apply(st, led)
-    if isinstance(rec, Play):
-        _bolts(st, rec, led, ag, golden)
-    _barrel_attempts(st, led, ag, on_barrel, credited)
-    _after_deal(st, led, ag, on_barrel, credited, declarer=rec.declarer if made else None)
-    if golden:
-        _golden_round(st, led, ag, made)
-    st.dealer = (st.dealer + 1) % st.players
-    return result
-
-
-def _score_play(st: State, rec: Play, led: Ledger, ag: Mapping, mult: int, why_mult: str) -> bool:
-    """Steps 1–4 and 6 of a played deal; returns whether the contract was made."""
-    made = False
-    for seat in st.active():
-        points = rec.points[seat]
-        rounded = round_points(points, ag["rounding"])
-        suits = rec.marriages.get(seat, ())
-        wed = sum(marriage_value(s) for s in suits)
-        if seat == rec.declarer:
-            made = _declarer(rec, led, ag, mult, why_mult, points, rounded, suits, wed)
-            continue
-        _say_points(led, seat, points, rounded, ag)
-        for suit in suits:
-            led.say(seat, "marriage", sign=marriage_sign(suit), value=marriage_value(suit))
-        doubled = mult == 2 and (not rec.dark or ag["dark_double_defenders"])
-        amount = _doubled(rounded, wed, 2 if doubled else 1, ag)
-        led.add(seat, amount, "defender")
-        if doubled and amount:
-            led.say(seat, "doubled", why=why_mult, amount=amount)
-        elif rec.dark and amount:
-            led.say(seat, "not_doubled")
-    return made
-
-
-def _doubled(points: int, wed: int, mult: int, ag: Mapping) -> int:
+def _doubled(points: int, wed: int, mult: int, ag: Mapping[str, Any]) -> int:
     """Card points times ``mult``, plus marriages doubled too unless double_marriages is off."""
     return points * mult + wed * (mult if ag["double_marriages"] else 1)
 
 
-def _say_points(led: Ledger, seat: int, points: int, rounded: int, ag: Mapping) -> None:
-    """Explain a seat's card points and their rounding."""
-    if rounded == points:
-        led.say(seat, "points", points=points)
-    else:
-        led.say(seat, "points_rounded", points=points, rounded=rounded, rule=ag["rounding"])
-
-
-def _declarer(rec: Play, led: Ledger, ag: Mapping, mult: int, why_mult: str,
-              points: int, rounded: int, suits, wed: int) -> bool:
-    """Step 3 (and 6) for the declarer: made or failed, and what it is worth."""
-    seat, contract = rec.declarer, rec.contract
-    counted = (rounded if ag["round_declarer"] else points) + wed
-    parts = [str(rounded if ag["round_declarer"] else points)]
-    parts += [f"{marriage_sign(s)} {marriage_value(s)}" for s in suits]
-    expr = " + ".join(parts) + (f" = {counted}" if suits else "")
-    if counted < contract:
-        if rec.dark:
-            led.add(seat, -contract * mult, "own_failed", "dark_failed")
-        else:
-            led.add(seat, -contract * mult, "own_failed", "failed", contract=contract,
-                    taken_expr=expr)
-            if mult == 2:
-                led.say(seat, "doubled", why=why_mult, amount=-contract * 2)
-        return False
-    if rec.dark and ag["dark_cap_240"]:
-        led.say(seat, "made", contract=contract, taken_expr=expr)
-        led.add(seat, 240, "own_made", "dark_cap")
-        return True
-    led.say(seat, "made", contract=contract, taken_expr=expr)
-    if ag["declarer_scores"] == "taken" or rec.dark:
-        led.say(seat, "made_taken", contract=contract, amount=rounded + wed)
-        amount = _doubled(rounded, wed, mult, ag)
-    else:
-        amount = contract * mult
-    led.add(seat, amount, "own_made")
-    if mult == 2:
-        led.say(seat, "doubled", why=why_mult, amount=amount)
-    return True
-
-
-def _score_raspis(st: State, rec: Raspis, led: Ledger, ag: Mapping, mult: int,
-                  why_mult: str) -> None:
-    """Step 7: the declarer concedes; every active opponent is paid."""
-    seat, contract = rec.declarer, rec.contract
-    payout = raspis_payout(contract, ag["raspis_payout"]) * mult
-    if rec.dark:
-        led.add(seat, -240, "own_failed", "raspis_declarer", contract=contract, amount=-240)
-    elif ag["raspis_subtract"]:
-        amount = -contract * mult
-        led.add(seat, amount, "own_failed", "raspis_declarer", contract=contract, amount=amount)
-    else:
-        led.say(seat, "raspis_free", contract=contract)
-    for other in st.active():
-        if other != seat:
-            led.add(other, payout, "payout", "raspis_payout", amount=payout)
-    st.raspis[seat] += 1
-    if ag["raspis_third_penalty"] and st.raspis[seat] % 3 == 0:
-        penalty = _penalty(ag, golden=mult == 2 and not rec.dark)
-        led.add(seat, -penalty, "penalty", "raspis_penalty", count=st.raspis[seat],
-                amount=-penalty)
-        led.event(seat, "raspis_penalty")
-
-
-def _penalty(ag: Mapping, golden: bool) -> int:
+def _penalty(ag: Mapping[str, Any], golden: bool) -> int:
     """A bolt or concession penalty: doubled on a golden deal only where agreed."""
-    return ag["penalty"] * (2 if golden and ag["golden_double_penalties"] else 1)
+    penalty: int = ag["penalty"]
+    return penalty * (2 if golden and ag["golden_double_penalties"] else 1)
 
 
-def _score_talon(st: State, rec: Play | Raspis, led: Ledger, ag: Mapping, mult: int) -> None:
-    """Step 5: the 4-player dealer scores the talon (its marriage is never doubled)."""
-    mode, prikup = ag["four_dealer_prikup"], rec.prikup
-    if st.players < 4 or mode == "none" or prikup is None:
-        return
-    dealer = st.dealer
-    if mode == "points":
-        rounded = prikup.points
-        if ag["talon_rounding"]:
-            rounded = round_points(prikup.points, ag["rounding"])
-        led.add(dealer, rounded * mult, "talon", "talon_points", points=prikup.points,
-                rounded=rounded)
-        amount = rounded * mult
-    else:
-        amount = 50 * (prikup.aces or 0) * mult
-        led.add(dealer, amount, "talon", "talon_aces", aces=prikup.aces or 0,
-                amount=amount // mult)
-    if mult == 2 and amount:
-        led.say(dealer, "doubled", why="dark" if rec.dark else "golden", amount=amount)
-    if prikup.marriage:
-        value = marriage_value(prikup.marriage)
-        if rec.dark and ag["dark_double_talon_marriage"]:
-            led.add(dealer, value * 2, "talon", "talon_marriage_doubled",
-                    sign=marriage_sign(prikup.marriage), value=value * 2)
-        else:
-            led.add(dealer, value, "talon", "talon_marriage",
-                    sign=marriage_sign(prikup.marriage), value=value)
+def _reaches(score: int, ag: Mapping[str, Any]) -> bool:
+    """Step 12's test: at the target, or strictly above it for a barrel win that needs it.
+
+    ``barrel_win_over_target`` changes only the barrel's win (and the direct win past
+    it): with the barrel off, any player at or above the target wins (§4 step 12).
+    """
+    target: int = ag["target"]
+    if ag["barrel"] and ag["barrel_win_over_target"]:
+        return score > target
+    return score >= target
 
 
-def _reaches(score: int, ag: Mapping) -> bool:
-    """Step 12's test: at the target, or strictly above it with barrel_win_over_target."""
-    return score > ag["target"] if ag["barrel_win_over_target"] else score >= ag["target"]
+_FALL_REASONS: dict[FallCause, ReasonCode] = {
+    "attempts": "fall_attempts", "push_off": "fall_push_off",
+    "simultaneous": "fall_simultaneous"}
 
 
-def _freeze(st: State, led: Ledger, ag: Mapping, on_barrel: set[int]) -> set[int]:
-    """Step 8: a barrel player keeps only what may reach him; returns who was credited."""
-    credited = set()
-    for seat in on_barrel:
-        kept = []
-        for c in led.credits[seat]:
-            keep = c.amount <= 0
-            if c.kind == "own_made" or (c.kind == "defender" and ag["barrel_defender_win"]):
-                keep = _reaches(st.score[seat] + sum(k.amount for k in kept) + c.amount, ag)
-                if keep and c.amount > 0:
-                    credited.add(seat)
-            elif c.kind == "own_failed" and ag["barrel_failed_contract"] == "attempt_only":
-                keep = False
-                led.say(seat, "frozen_failed", amount=c.amount)
+class Scoring:
+    """One record being scored: the running state, its ledger, and what the steps share.
+
+    The steps of §4 from the barrel freeze on (8, 10–14) are methods here; a played or
+    conceded deal adds steps 1–7 and 9 in :class:`DealScoring`, an adjustment is
+    :meth:`adjustment`.
+    """
+
+    def __init__(self, st: State, led: Ledger, ag: Mapping[str, Any]) -> None:
+        self.st, self.led, self.ag = st, led, ag
+        self.on_barrel = set(st.barrel)  # who started the record on the barrel
+        self.credited: set[int] = set()  # barrel players credited what may win (step 8)
+
+    # --- steps 8 and 10-14 ---------------------------------------------------
+
+    def freeze(self) -> None:
+        """Step 8: a barrel player keeps only what may reach him; notes who was credited."""
+        st, led, ag = self.st, self.led, self.ag
+        for seat in self.on_barrel:
+            kept: list[Credit] = []
+            for c in led.credits[seat]:
+                keep = c.amount <= 0
+                if c.kind == "own_made" or (c.kind == "defender" and ag["barrel_defender_win"]):
+                    keep = _reaches(st.score[seat] + sum(k.amount for k in kept) + c.amount, ag)
+                    if keep and c.amount > 0:
+                        self.credited.add(seat)
+                elif c.kind == "own_failed" and ag["barrel_failed_contract"] == "attempt_only":
+                    led.say(seat, "frozen_failed", amount=c.amount)
+                    continue
+                if keep:
+                    kept.append(c)
+                elif c.amount:
+                    led.say(seat, "frozen", amount=c.amount)
+            led.credits[seat] = kept
+
+    def apply(self) -> None:
+        """Add every remaining credit to the scores."""
+        score = self.st.score
+        for seat, credits in enumerate(self.led.credits):
+            score[seat] += sum(c.amount for c in credits)
+            credits.clear()
+
+    def barrel_attempts(self) -> None:
+        """Step 10: leave below the threshold; use an attempt; fall when they run out."""
+        st, led, ag = self.st, self.led, self.ag
+        self.leave_barrel()
+        limit = ag["barrel_attempts"]
+        for seat in sorted(self.on_barrel & set(st.barrel)):
+            if seat not in st.active() and not ag["barrel_count_sitting_out"]:
                 continue
-            if keep:
-                kept.append(c)
-            elif c.amount:
-                led.say(seat, "frozen", amount=c.amount)
-        led.credits[seat] = kept
-    return credited
+            st.barrel[seat] += 1
+            used = st.barrel[seat]
+            if limit:
+                led.say(seat, "barrel_attempt", used=used, max=limit)
+            else:
+                led.say(seat, "barrel_attempt_unlimited", used=used)
+            won = seat in self.credited and _reaches(st.score[seat], ag)
+            if limit and used >= limit and not won:
+                self.fall(seat, "attempts")
 
+    def leave_barrel(self) -> None:
+        """A barrel player now below the threshold simply leaves: no fall."""
+        st = self.st
+        for seat in sorted(st.barrel):
+            if st.score[seat] < self.ag["barrel_threshold"]:
+                del st.barrel[seat]
+                self.led.say(seat, "barrel_leave", threshold=self.ag["barrel_threshold"])
+                self.led.event(seat, "barrel_leave")
 
-def _apply(st: State, led: Ledger) -> None:
-    """Add every remaining credit to the scores."""
-    for seat, credits in enumerate(led.credits):
-        st.score[seat] += sum(c.amount for c in credits)
-        credits.clear()
-
-
-def _bolts(st: State, rec: Play, led: Ledger, ag: Mapping, golden: bool) -> None:
-    """Step 9: bolts for a trickless (or pointless) seat, and their penalties."""
-    penalty_rule = ag["bolt_penalty"]
-    weight = 2 if (rec.dark and ag["dark_double_bolts"]) or (
-        golden and ag["golden_double_bolts"]) else 1
-    for seat in st.active():
-        exempt = seat == rec.declarer and ag["bolt_own_game_exempt"]
-        if exempt:
-            continue
-        if ag["bolt_counts"] == "no_tricks":
-            bolt = seat in rec.no_tricks
-        else:
-            taken = round_points(rec.points[seat], ag["rounding"])
-            bolt = taken + sum(marriage_value(s) for s in rec.marriages.get(seat, ())) == 0
-        if not bolt:
-            if penalty_rule == "three_in_a_row":
-                st.bolts[seat] = 0
-            continue
-        st.bolts[seat] += weight
-        led.event(seat, "bolt", **({"weight": 2} if weight == 2 else {}))
-        if penalty_rule == "three_in_a_row":
-            led.say(seat, "bolt_run", count=st.bolts[seat])
-        else:
-            led.say(seat, "bolt_double" if weight == 2 else "bolt", count=st.bolts[seat])
-        if penalty_rule != "none" and st.bolts[seat] >= 3:
-            st.bolts[seat] = 0 if penalty_rule == "three_in_a_row" else st.bolts[seat] - 3
-            penalty = _penalty(ag, golden)
-            st.score[seat] -= penalty
-            led.say(seat, "bolt_penalty", amount=-penalty)
-            led.event(seat, "bolt_penalty")
-
-
-def _barrel_attempts(st: State, led: Ledger, ag: Mapping, on_barrel: set[int],
-                     credited: set[int]) -> None:
-    """Step 10: leave below the threshold; use an attempt; fall when they run out."""
-    _leave_barrel(st, led, ag)
-    limit = ag["barrel_attempts"]
-    for seat in sorted(on_barrel & set(st.barrel)):
-        if seat not in st.active() and not ag["barrel_count_sitting_out"]:
-            continue
-        st.barrel[seat] += 1
-        used = st.barrel[seat]
-        if limit:
-            led.say(seat, "barrel_attempt", used=used, max=limit)
-        else:
-            led.say(seat, "barrel_attempt_unlimited", used=used)
-        won = seat in credited and _reaches(st.score[seat], ag)
-        if limit and used >= limit and not won:
-            _fall(st, led, ag, seat, "attempts")
-
-
-def _leave_barrel(st: State, led: Ledger, ag: Mapping) -> None:
-    """A barrel player now below the threshold simply leaves: no fall."""
-    for seat in sorted(st.barrel):
-        if st.score[seat] < ag["barrel_threshold"]:
-            del st.barrel[seat]
-            led.say(seat, "barrel_leave", threshold=ag["barrel_threshold"])
-            led.event(seat, "barrel_leave")
-
-
-def _fall(st: State, led: Ledger, ag: Mapping, seat: int, cause: str) -> None:
-    """A fall off the barrel, and step 14's third-fall rule right after it."""
-    st.barrel.pop(seat, None)
-    before = st.score[seat]
-    if cause == "attempts" and ag["barrel_fall"] == "zero":
-        st.score[seat] = 0
-    else:
-        st.score[seat] -= ag["penalty"]
-    led.say(seat, f"fall_{cause}", amount=st.score[seat] - before)
-    led.event(seat, "barrel_fall", cause=cause)
-    if ag["three_falls_count"] == "all" or cause == "attempts":
-        st.falls[seat] += 1
-    if ag["barrel_three_falls_zero"] and st.falls[seat] >= 3:
-        st.falls[seat] = 0
-        st.score[seat] = 0
-        led.say(seat, "three_falls")
-        led.event(seat, "three_falls_zero")
-
-
-def _after_deal(st: State, led: Ledger, ag: Mapping, on_barrel: set[int], credited: set[int],
-                declarer: int | None) -> None:
-    """Steps 11–13: samosval, the winner, and barrel entry."""
-    _samosval(st, led, ag)
-    _winner(st, led, ag, on_barrel, credited, declarer)
-    if ag["barrel"]:
-        _enter_barrel(st, led, ag)
-
-
-def _samosval(st: State, led: Ledger, ag: Mapping) -> None:
-    """Step 11: exactly 555 (or −555 where agreed) becomes 0."""
-    value = ag["samosval"]
-    if not value:
-        return
-    for seat, score in enumerate(st.score):
-        if score == value or (ag["samosval_negative"] and score == -value):
+    def fall(self, seat: int, cause: FallCause) -> None:
+        """A fall off the barrel, and step 14's third-fall rule right after it."""
+        st, led, ag = self.st, self.led, self.ag
+        st.barrel.pop(seat, None)
+        before = st.score[seat]
+        if cause == "attempts" and ag["barrel_fall"] == "zero":
             st.score[seat] = 0
-            led.say(seat, "samosval", value=score)
-            led.event(seat, "samosval")
+        else:
+            st.score[seat] -= ag["penalty"]
+        led.say(seat, _FALL_REASONS[cause], amount=st.score[seat] - before)
+        led.event(seat, "barrel_fall", cause=cause)
+        if ag["three_falls_count"] == "all" or cause == "attempts":
+            st.falls[seat] += 1
+        if ag["barrel_three_falls_zero"] and st.falls[seat] >= 3:
+            st.falls[seat] = 0
+            st.score[seat] = 0
+            led.say(seat, "three_falls")
+            led.event(seat, "three_falls_zero")
 
+    def after_deal(self, declarer: int | None) -> None:
+        """Steps 11–13: samosval, the winner, and barrel entry."""
+        self.samosval()
+        self.winner(declarer)
+        if self.ag["barrel"]:
+            self.enter_barrel()
 
-def _winner(st: State, led: Ledger, ag: Mapping, on_barrel: set[int], credited: set[int],
-            declarer: int | None) -> None:
-    """Step 12: who wins now, if anybody; ties from the dealer's left."""
-    candidates = []
-    for seat, score in enumerate(st.score):
-        if not _reaches(score, ag):
-            continue
-        if not ag["barrel"]:
-            candidates.append(seat)
-        elif seat in on_barrel:
-            # From the barrel only what step 8 credited can win: his own made contract,
-            # or (barrel_defender_win) his defender points.
-            if seat in credited:
+    def samosval(self) -> None:
+        """Step 11: exactly 555 (or −555 where agreed) becomes 0."""
+        st, ag = self.st, self.ag
+        value = ag["samosval"]
+        if not value:
+            return
+        for seat, score in enumerate(st.score):
+            if score == value or (ag["samosval_negative"] and score == -value):
+                st.score[seat] = 0
+                self.led.say(seat, "samosval", value=score)
+                self.led.event(seat, "samosval")
+
+    def winner(self, declarer: int | None) -> None:
+        """Step 12: who wins now, if anybody; ties from the dealer's left."""
+        st, ag = self.st, self.ag
+        candidates = []
+        for seat, score in enumerate(st.score):
+            if not _reaches(score, ag):
+                continue
+            if not ag["barrel"]:
                 candidates.append(seat)
-        elif ag["barrel_direct_win"]:
-            candidates.append(seat)
-    if not candidates:
-        return
-    if declarer in candidates:
-        winner = declarer
-    else:
-        order = [(st.dealer + k) % st.players for k in range(1, st.players + 1)]
-        winner = max(candidates, key=lambda s: (st.score[s], -order.index(s)))
-    st.winner = winner
-    st.barrel.pop(winner, None)
-    led.say(winner, "win", score=st.score[winner])
-    led.event(winner, "win")
+            elif seat in self.on_barrel:
+                # From the barrel only what step 8 credited can win: his own made contract,
+                # or (barrel_defender_win) his defender points.
+                if seat in self.credited:
+                    candidates.append(seat)
+            elif ag["barrel_direct_win"]:
+                candidates.append(seat)
+        if not candidates:
+            return
+        if declarer in candidates:
+            winner = declarer
+        else:
+            order = [(st.dealer + k) % st.players for k in range(1, st.players + 1)]
+            winner = max(candidates, key=lambda s: (st.score[s], -order.index(s)))
+        st.winner = winner
+        st.barrel.pop(winner, None)
+        self.led.say(winner, "win", score=st.score[winner])
+        self.led.event(winner, "win")
 
-
-def _enter_barrel(st: State, led: Ledger, ag: Mapping) -> None:
-    """Step 13: sit on the barrel; simultaneous entries and push-offs."""
-    threshold = ag["barrel_threshold"]
-    entering = [s for s in range(st.players)
-                if s != st.winner and s not in st.barrel and st.score[s] >= threshold]
-    if not entering:
-        return
-    sitting = sorted(st.barrel)
-    for seat in entering:
-        led.say(seat, "barrel_enter", score=st.score[seat], threshold=threshold)
-        led.event(seat, "barrel_enter")
-        st.barrel[seat] = 0
-        if ag["barrel_clamp"] and st.score[seat] != threshold:
-            st.score[seat] = threshold
-            led.say(seat, "barrel_clamp", threshold=threshold)
-    if len(entering) > 1 and ag["barrel_single"]:
+    def enter_barrel(self) -> None:
+        """Step 13: sit on the barrel; simultaneous entries and push-offs."""
+        st, led, ag = self.st, self.led, self.ag
+        threshold = ag["barrel_threshold"]
+        entering = [s for s in range(st.players)
+                    if s != st.winner and s not in st.barrel and st.score[s] >= threshold]
+        if not entering:
+            return
+        sitting = sorted(st.barrel)
         for seat in entering:
-            _fall(st, led, ag, seat, "simultaneous")
-        return
-    if ag["barrel_push_off"]:
-        for seat in sitting:
-            _fall(st, led, ag, seat, "push_off")
+            led.say(seat, "barrel_enter", score=st.score[seat], threshold=threshold)
+            led.event(seat, "barrel_enter")
+            st.barrel[seat] = 0
+            if ag["barrel_clamp"] and st.score[seat] != threshold:
+                st.score[seat] = threshold
+                led.say(seat, "barrel_clamp", threshold=threshold)
+        if len(entering) > 1 and ag["barrel_single"]:
+            for seat in entering:
+                self.fall(seat, "simultaneous")
+            return
+        if ag["barrel_push_off"]:
+            for seat in sitting:
+                self.fall(seat, "push_off")
+
+    # --- adjustments ---------------------------------------------------------
+
+    def adjustment(self, rec: Adjustment) -> None:
+        """An adjustment: its amount (a barrel bonus is frozen), then steps 10 (leave) to 14."""
+        st = self.st
+        kind: CreditKind = "bonus" if rec.amount > 0 else "penalty"
+        self.led.add(rec.player, rec.amount, kind, "adjustment", reason=rec.reason,
+                     amount=rec.amount)
+        self.freeze()
+        self.apply()
+        self.leave_barrel()
+        self.after_deal(declarer=None)
+        if rec.reason == "misdeal" and self.ag["misdeal_passes_deal"]:
+            st.dealer = (st.dealer + 1) % st.players
+            self.led.say(rec.player, "deal_passes")
 
 
-def _golden_round(st: State, led: Ledger, ag: Mapping, made: bool) -> None:
-    """§5: count the golden deal; at the round's end, reset, replay or keep."""
-    st.golden_made = st.golden_made or made
-    st.golden_left -= 1
-    if st.golden_left or st.golden_made or st.winner is not None:
-        return
-    outcome = ag["golden_on_fail"]
-    if outcome == "reset":
+class DealScoring(Scoring):
+    """A ``play`` or ``raspis`` record being scored: steps 1–14 of §4."""
+
+    def __init__(self, st: State, led: Ledger, ag: Mapping[str, Any],
+                 rec: Play | Raspis) -> None:
+        super().__init__(st, led, ag)
+        self.rec = rec
+        self.golden = st.golden_left > 0
+        self.mult = 2 if self.golden or rec.dark else 1
+        self.why_mult = "golden" if self.golden else "dark"
+
+    def score(self) -> RowResult:
+        """Steps 1–14 for a ``play`` or ``raspis`` record; returns the row's result."""
+        st, rec, led = self.st, self.rec, self.led
+        active = st.active()
         for seat in range(st.players):
-            st.score[seat] = st.bolts[seat] = st.falls[seat] = st.raspis[seat] = 0
-            led.say(seat, "golden_reset")
-        st.barrel.clear()
-        led.event(None, "golden_reset")
-    elif outcome == "replay":
-        st.golden_left = st.players
-        led.event(None, "golden_replay")
-        for seat in range(st.players):
-            led.say(seat, "golden_replay")
-
-
-# --- adjustments -----------------------------------------------------------------
-
-
-def _score_adjustment(st: State, rec: Adjustment, led: Ledger, ag: Mapping) -> None:
-    """An adjustment: its amount (a barrel bonus is frozen), then steps 10 (leave) to 14."""
-    on_barrel = set(st.barrel)
-    kind = "bonus" if rec.amount > 0 else "penalty"
-    led.add(rec.player, rec.amount, kind, "adjustment", reason=rec.reason, amount=rec.amount)
-    credited = _freeze(st, led, ag, on_barrel)
-    _apply(st, led)
-    _leave_barrel(st, led, ag)
-    _after_deal(st, led, ag, on_barrel, credited, declarer=None)
-    if rec.reason == "misdeal" and ag["misdeal_passes_deal"]:
+            if seat not in active:
+                led.say(seat, "sits_out")
+        result: RowResult
+        if isinstance(rec, Play):
+            made = self.play(rec)
+            result = "made" if made else "failed"
+        else:
+            made = False
+            self.raspis(rec)
+            result = "raspis"
+        self.talon()
+        self.freeze()
+        self.apply()
+        if isinstance(rec, Play):
+            self.bolts(rec)
+        self.barrel_attempts()
+        self.after_deal(declarer=rec.declarer if made else None)
+        if self.golden:
+            self.golden_round(made)
         st.dealer = (st.dealer + 1) % st.players
-        led.say(rec.player, "deal_passes")
+        return result
+
+    def play(self, rec: Play) -> bool:
+        """Steps 1–4 and 6 of a played deal; returns whether the contract was made."""
+        led, ag, mult = self.led, self.ag, self.mult
+        made = False
+        for seat in self.st.active():
+            points = rec.points[seat]
+            assert points is not None  # validation: every active seat has its points
+            rounded = round_points(points, ag["rounding"])
+            suits = rec.marriages.get(seat, ())
+            wed = sum(marriage_value(s) for s in suits)
+            if seat == rec.declarer:
+                made = self.declarer(rec, points, rounded, suits, wed)
+                continue
+            self.say_points(seat, points, rounded)
+            for suit in suits:
+                led.say(seat, "marriage", sign=marriage_sign(suit), value=marriage_value(suit))
+            doubled = mult == 2 and (not rec.dark or ag["dark_double_defenders"])
+            amount = _doubled(rounded, wed, 2 if doubled else 1, ag)
+            led.add(seat, amount, "defender")
+            if doubled and amount:
+                led.say(seat, "doubled", why=self.why_mult, amount=amount)
+            elif rec.dark and amount:
+                led.say(seat, "not_doubled")
+        return made
+
+    def say_points(self, seat: int, points: int, rounded: int) -> None:
+        """Explain a seat's card points and their rounding."""
+        if rounded == points:
+            self.led.say(seat, "points", points=points)
+        else:
+            self.led.say(seat, "points_rounded", points=points, rounded=rounded,
+                         rule=self.ag["rounding"])
+
+    def declarer(self, rec: Play, points: int, rounded: int, suits: tuple[str, ...],
+                 wed: int) -> bool:
+        """Step 3 (and 6) for the declarer: made or failed, and what it is worth."""
+        led, ag, mult = self.led, self.ag, self.mult
+        seat, contract = rec.declarer, rec.contract
+        counted = (rounded if ag["round_declarer"] else points) + wed
+        parts = [str(rounded if ag["round_declarer"] else points)]
+        parts += [f"{marriage_sign(s)} {marriage_value(s)}" for s in suits]
+        expr = " + ".join(parts) + (f" = {counted}" if suits else "")
+        if counted < contract:
+            if rec.dark:
+                led.add(seat, -contract * mult, "own_failed", "dark_failed")
+            else:
+                led.add(seat, -contract * mult, "own_failed", "failed", contract=contract,
+                        taken_expr=expr)
+                if mult == 2:
+                    led.say(seat, "doubled", why=self.why_mult, amount=-contract * 2)
+            return False
+        if rec.dark and ag["dark_cap_240"]:
+            led.say(seat, "made", contract=contract, taken_expr=expr)
+            led.add(seat, 240, "own_made", "dark_cap")
+            return True
+        led.say(seat, "made", contract=contract, taken_expr=expr)
+        if ag["declarer_scores"] == "taken" or rec.dark:
+            led.say(seat, "made_taken", contract=contract, amount=rounded + wed)
+            amount = _doubled(rounded, wed, mult, ag)
+        else:
+            amount = contract * mult
+        led.add(seat, amount, "own_made")
+        if mult == 2:
+            led.say(seat, "doubled", why=self.why_mult, amount=amount)
+        return True
+
+    def raspis(self, rec: Raspis) -> None:
+        """Step 7: the declarer concedes; every active opponent is paid."""
+        st, led, ag, mult = self.st, self.led, self.ag, self.mult
+        seat, contract = rec.declarer, rec.contract
+        payout = raspis_payout(contract, ag["raspis_payout"]) * mult
+        if rec.dark:
+            led.add(seat, -240, "own_failed", "raspis_declarer", contract=contract, amount=-240)
+        elif ag["raspis_subtract"]:
+            amount = -contract * mult
+            led.add(seat, amount, "own_failed", "raspis_declarer", contract=contract,
+                    amount=amount)
+        else:
+            led.say(seat, "raspis_free", contract=contract)
+        for other in st.active():
+            if other != seat:
+                led.add(other, payout, "payout", "raspis_payout", amount=payout)
+        st.raspis[seat] += 1
+        if ag["raspis_third_penalty"] and st.raspis[seat] % 3 == 0:
+            penalty = _penalty(ag, golden=mult == 2 and not rec.dark)
+            led.add(seat, -penalty, "penalty", "raspis_penalty", count=st.raspis[seat],
+                    amount=-penalty)
+            led.event(seat, "raspis_penalty")
+
+    def talon(self) -> None:
+        """Step 5: the 4-player dealer scores the talon (its marriage is never doubled)."""
+        st, rec, led, ag, mult = self.st, self.rec, self.led, self.ag, self.mult
+        mode, prikup = ag["four_dealer_prikup"], rec.prikup
+        if st.players < 4 or mode == "none" or prikup is None:
+            return
+        dealer = st.dealer
+        if mode == "points":
+            rounded = prikup.points
+            if ag["talon_rounding"]:
+                rounded = round_points(prikup.points, ag["rounding"])
+            led.add(dealer, rounded * mult, "talon", "talon_points", points=prikup.points,
+                    rounded=rounded)
+            amount = rounded * mult
+        else:
+            amount = 50 * (prikup.aces or 0) * mult
+            led.add(dealer, amount, "talon", "talon_aces", aces=prikup.aces or 0,
+                    amount=amount // mult)
+        if mult == 2 and amount:
+            led.say(dealer, "doubled", why="dark" if rec.dark else "golden", amount=amount)
+        if prikup.marriage:
+            value = marriage_value(prikup.marriage)
+            if rec.dark and ag["dark_double_talon_marriage"]:
+                led.add(dealer, value * 2, "talon", "talon_marriage_doubled",
+                        sign=marriage_sign(prikup.marriage), value=value * 2)
+            else:
+                led.add(dealer, value, "talon", "talon_marriage",
+                        sign=marriage_sign(prikup.marriage), value=value)
+
+    def bolts(self, rec: Play) -> None:
+        """Step 9: bolts for a trickless (or pointless) seat, and their penalties."""
+        st, led, ag, golden = self.st, self.led, self.ag, self.golden
+        penalty_rule = ag["bolt_penalty"]
+        weight = 2 if (rec.dark and ag["dark_double_bolts"]) or (
+            golden and ag["golden_double_bolts"]) else 1
+        for seat in st.active():
+            exempt = seat == rec.declarer and ag["bolt_own_game_exempt"]
+            if exempt:
+                continue
+            if ag["bolt_counts"] == "no_tricks":
+                bolt = seat in rec.no_tricks
+            else:
+                points = rec.points[seat]
+                assert points is not None  # validation: every active seat has its points
+                taken = round_points(points, ag["rounding"])
+                bolt = taken + sum(marriage_value(s) for s in rec.marriages.get(seat, ())) == 0
+            if not bolt:
+                if penalty_rule == "three_in_a_row":
+                    st.bolts[seat] = 0
+                continue
+            st.bolts[seat] += weight
+            led.event(seat, "bolt", **({"weight": 2} if weight == 2 else {}))
+            if penalty_rule == "three_in_a_row":
+                led.say(seat, "bolt_run", count=st.bolts[seat])
+            else:
+                led.say(seat, "bolt_double" if weight == 2 else "bolt", count=st.bolts[seat])
+            if penalty_rule != "none" and st.bolts[seat] >= 3:
+                st.bolts[seat] = 0 if penalty_rule == "three_in_a_row" else st.bolts[seat] - 3
+                penalty = _penalty(ag, golden)
+                st.score[seat] -= penalty
+                led.say(seat, "bolt_penalty", amount=-penalty)
+                led.event(seat, "bolt_penalty")
+
+    def golden_round(self, made: bool) -> None:
+        """§5: count the golden deal; at the round's end, reset, replay or keep."""
+        st, led = self.st, self.led
+        st.golden_made = st.golden_made or made
+        st.golden_left -= 1
+        if st.golden_left or st.golden_made or st.winner is not None:
+            return
+        outcome = self.ag["golden_on_fail"]
+        if outcome == "reset":
+            for seat in range(st.players):
+                st.score[seat] = st.bolts[seat] = st.falls[seat] = st.raspis[seat] = 0
+                led.say(seat, "golden_reset")
+            st.barrel.clear()
+            led.event(None, "golden_reset")
+        elif outcome == "replay":
+            st.golden_left = st.players
+            led.event(None, "golden_replay")
+            for seat in range(st.players):
+                led.say(seat, "golden_replay")
 
 
 # --- the protocol ----------------------------------------------------------------
 
 
-def _barrel_seats(st: State, ag: Mapping) -> tuple[BarrelSeat, ...]:
+def _barrel_seats(st: State, ag: Mapping[str, Any]) -> tuple[BarrelSeat, ...]:
     """Who sits on the barrel now, with attempts left (None: unlimited)."""
     limit = ag["barrel_attempts"]
     return tuple(BarrelSeat(seat, (limit - used) if limit else None)
                  for seat, used in sorted(st.barrel.items()))
 
 
-def _protocol(game: Game, st: State, rows: list[Row], ag: Mapping) -> Protocol:
+def _protocol(players: tuple[str, ...], st: State, rows: tuple[Row, ...],
+              ag: Mapping[str, Any]) -> Protocol:
     """Freeze the final state into a Protocol."""
     barrel = _barrel_seats(st, ag)
     nxt = None
     if st.winner is None:
         nxt = NextDeal(dealer=st.dealer, golden=st.golden_left > 0,
                        forced_declarer=st.forced(ag), active=st.active())
-    return Protocol(players=game.players, rows=tuple(rows), score=tuple(st.score),
+    return Protocol(players=players, rows=rows, score=tuple(st.score),
                     bolts=tuple(st.bolts), barrel=barrel, falls=tuple(st.falls),
                     raspis=tuple(st.raspis), next=nxt, winner=st.winner)
-
-

@@ -5,12 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 from scorer.engine.errors import RuleError
 from scorer.engine.records import HALF_SUITS, SUITS, Adjustment, Play, Prikup, Raspis, Record
 
+# Bounds on the numbers a log may carry (issue: a 400-digit adjustment bricked the pages).
+# Card points, contracts and talons are bounded by §3 and the catalog's maxima already;
+# with adjustments bounded too, every total stays far inside ordinary integers.
+MAX_ADJUSTMENT = 100_000
+MAX_SCORE = 1_000_000
 
-@dataclass(frozen=True)
+
+@dataclass(slots=True)  # not frozen: built once per record, and only read
 class DealContext:
     """What validation needs to know about the game just before a record."""
 
@@ -24,9 +31,10 @@ class DealContext:
     barrel: frozenset[int]
     raspis: tuple[int, ...]
     finished: bool
+    score: tuple[int, ...] = ()
 
 
-def validate(record: Record, ctx: DealContext, ag: Mapping) -> None:
+def validate(record: Record, ctx: DealContext, ag: Mapping[str, Any]) -> None:
     """Refuse ``record`` with a RuleError if any rule of §3 forbids it."""
     if ctx.finished:
         raise RuleError(ctx.deal, "type", "after_win")
@@ -54,7 +62,7 @@ def _declarer(rec: Play | Raspis, ctx: DealContext) -> None:
                         expected=ctx.forced)
 
 
-def _contract(rec: Play | Raspis, ctx: DealContext, ag: Mapping) -> None:
+def _contract(rec: Play | Raspis, ctx: DealContext, ag: Mapping[str, Any]) -> None:
     """A multiple of bid_step from 100 to max_contract; 120 on golden and dark deals."""
     c, d = rec.contract, ctx.deal
     if ctx.golden and not ag["golden_raise"] and c != 120:
@@ -92,7 +100,7 @@ def _points(rec: Play, ctx: DealContext) -> None:
         raise RuleError(d, "points", "points.sum", got=total)
 
 
-def _marriages(rec: Play, ctx: DealContext, ag: Mapping) -> None:
+def _marriages(rec: Play, ctx: DealContext, ag: Mapping[str, Any]) -> None:
     """Each suit once per deal; ace and half marriages only where agreed."""
     d, used = ctx.deal, set()
     for seat, suits in rec.marriages.items():
@@ -110,7 +118,7 @@ def _marriages(rec: Play, ctx: DealContext, ag: Mapping) -> None:
             used.add(base)
 
 
-def _no_tricks(rec: Play, ctx: DealContext, ag: Mapping) -> None:
+def _no_tricks(rec: Play, ctx: DealContext, ag: Mapping[str, Any]) -> None:
     """A seat with no trick has 0 points and declared nothing (declarer's exception)."""
     d = ctx.deal
     if rec.no_tricks and set(ctx.active) <= rec.no_tricks:
@@ -125,7 +133,7 @@ def _no_tricks(rec: Play, ctx: DealContext, ag: Mapping) -> None:
             raise RuleError(d, "marriages", "marriages.no_tricks", seat=seat)
 
 
-def _dark(rec: Play | Raspis, ctx: DealContext, ag: Mapping) -> None:
+def _dark(rec: Play | Raspis, ctx: DealContext, ag: Mapping[str, Any]) -> None:
     """Dark only where agreed, by the first hand, not golden, not near the barrel."""
     if not rec.dark:
         return
@@ -140,7 +148,7 @@ def _dark(rec: Play | Raspis, ctx: DealContext, ag: Mapping) -> None:
         raise RuleError(d, "dark", "dark.barrel")
 
 
-def _raspis(rec: Raspis, ctx: DealContext, ag: Mapping) -> None:
+def _raspis(rec: Raspis, ctx: DealContext, ag: Mapping[str, Any]) -> None:
     """A concession where agreed, within its limit and the barrel rule."""
     d, seat = ctx.deal, rec.declarer
     if not ag["raspis"]:
@@ -158,7 +166,7 @@ def _raspis(rec: Raspis, ctx: DealContext, ag: Mapping) -> None:
         raise RuleError(d, "type", "raspis.barrel_anybody")
 
 
-def _prikup(prikup: Prikup | None, ctx: DealContext, ag: Mapping) -> None:
+def _prikup(prikup: Prikup | None, ctx: DealContext, ag: Mapping[str, Any]) -> None:
     """The 4-player talon: present exactly when scored, and physically possible."""
     d, mode = ctx.deal, ag["four_dealer_prikup"]
     if ctx.players != 4:
@@ -191,7 +199,7 @@ def _talons() -> frozenset[tuple[int, str | None, int]]:
     """Every (points, marriage or None, aces) that three cards of the deck can show."""
     deck = [(rank, suit) for suit in SUITS for rank in "9JQKTA"]
     values = {"9": 0, "J": 2, "Q": 3, "K": 4, "T": 10, "A": 11}
-    out = set()
+    out: set[tuple[int, str | None, int]] = set()
     for cards in combinations(deck, 3):
         points = sum(values[r] for r, _ in cards)
         aces = sum(r == "A" for r, _ in cards)
@@ -214,9 +222,11 @@ def _talon_fits(points: int, marriage: str | None, aces: int | None) -> bool:
     return (points, marriage, aces) in TALONS
 
 
-def _adjustment(rec: Adjustment, ctx: DealContext, ag: Mapping) -> None:
-    """Cut-nines and four-nines adjustments only where agreed, at their fixed amounts."""
+def _adjustment(rec: Adjustment, ctx: DealContext, ag: Mapping[str, Any]) -> None:
+    """A bounded amount; cut-nines and four-nines only where agreed, at their fixed amounts."""
     d = ctx.deal
+    if abs(rec.amount) > MAX_ADJUSTMENT:
+        raise RuleError(d, "amount", "amount.range", max=MAX_ADJUSTMENT, got=rec.amount)
     if rec.reason == "cut_nines":
         if not ag["cut_nines_penalty"]:
             raise RuleError(d, "reason", "reason.cut_nines_off")
@@ -229,3 +239,6 @@ def _adjustment(rec: Adjustment, ctx: DealContext, ag: Mapping) -> None:
             raise RuleError(d, "amount", "amount.four_nines", bonus=ag["four_nines_bonus"])
     elif rec.amount == 0:
         raise RuleError(d, "amount", "amount.zero")
+    if ctx.score and abs(ctx.score[rec.player] + rec.amount) > MAX_SCORE:
+        raise RuleError(d, "amount", "amount.total", seat=rec.player, max=MAX_SCORE,
+                        total=ctx.score[rec.player] + rec.amount)

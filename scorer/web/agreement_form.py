@@ -50,10 +50,8 @@ def label_of(spec: Any, value: Any) -> str:
     for key in (value, str(value)):
         if key in labels:
             return loc(labels[key])
-    if spec.type == "bool":
-        return _("on") if value else _("off")
-    if value is None:
-        return _("none")
+    if spec.type == "bool" or value is None:
+        return spec.value_text(value, lang())  # the catalog's on/off/none, as on the sheet
     return str(value)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import logging
 import os
 import re
@@ -84,6 +85,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.add_template_filter(number, "number")
     app.before_request(guard_writes)
     app.after_request(safety_headers)
+    app.after_request(compressed)
     app.context_processor(lambda: {"csp_nonce": csp_nonce})
     redact_token_logs(app)
     register_blueprints(app)
@@ -145,6 +147,28 @@ def safety_headers(response):
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")
+    return response
+
+
+# -- compression: gzip text answers for clients that accept it ----------------------
+
+COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml")
+MIN_COMPRESSED = 1024  # smaller answers gain nothing worth the header
+
+
+def compressed(response):
+    """Gzip a text answer when the client accepts it (cached pages arrive gzipped already)."""
+    response.vary.add("Accept-Encoding")
+    if (response.direct_passthrough or response.status_code < 200
+            or response.status_code in (204, 304) or "Content-Encoding" in response.headers
+            or not (response.mimetype or "").startswith(COMPRESSIBLE)
+            or request.accept_encodings["gzip"] <= 0):
+        return response
+    body = response.get_data()
+    if len(body) < MIN_COMPRESSED:
+        return response
+    response.set_data(gzip.compress(body, 6, mtime=0))
+    response.headers["Content-Encoding"] = "gzip"
     return response
 
 

@@ -13,12 +13,13 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-SUITS = ("hearts", "diamonds", "clubs", "spades")
+from scorer.engine import ADJUSTMENT_REASONS, SUITS
+
 SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠", "ace": "A",
               "half_hearts": "½♥", "half_diamonds": "½♦", "half_clubs": "½♣",
               "half_spades": "½♠"}
 ACTIONS = ("play", "raspis", "redeal", "adjustment", "preview")
-ADJUST_REASONS = ("cut_nines", "four_nines", "misdeal", "other")
+ADJUST_REASONS = ADJUSTMENT_REASONS
 Key = tuple[str, int | None]
 
 
@@ -37,6 +38,9 @@ class Setup:
     raspis_allowed: bool
     marriage_kinds: tuple[str, ...]
     prikup: str  # "points" | "aces" | "none" (only with 4 players)
+    # The amount an adjustment reason must carry under this game's agreements
+    # (three nines at the cut: −penalty; four nines: the bonus), to prefill the form.
+    reason_amounts: dict[str, int] = field(default_factory=dict)
 
     @property
     def four(self) -> bool:
@@ -47,6 +51,11 @@ class Setup:
         """Quick-pick contract values in steps of bid_step."""
         top = min(self.max_contract, 100 + 9 * self.bid_step)
         return list(range(100, top + 1, self.bid_step))
+
+    def more_contracts(self) -> list[int]:
+        """The higher contracts, after the quick ones up to max_contract, in bid_step."""
+        quick = self.quick_contracts()
+        return list(range(quick[-1] + self.bid_step, self.max_contract + 1, self.bid_step))
 
 
 def setup_for(game: Any, nxt: Any, dealer: int | None = None) -> Setup:
@@ -69,7 +78,18 @@ def setup_for(game: Any, nxt: Any, dealer: int | None = None) -> Setup:
         forced=forced, bid_step=ag["bid_step"], max_contract=ag["max_contract"],
         dark_allowed=ag["dark"], raspis_allowed=ag["raspis"], marriage_kinds=tuple(kinds),
         prikup=ag["four_dealer_prikup"] if n == 4 else "none",
+        reason_amounts=reason_amounts(ag),
     )
+
+
+def reason_amounts(ag: Mapping[str, Any]) -> dict[str, int]:
+    """The fixed amount of each agreed adjustment reason (the engine refuses any other)."""
+    amounts = {}
+    if ag["cut_nines_penalty"]:
+        amounts["cut_nines"] = -int(ag["penalty"])
+    if ag["four_nines_bonus"]:
+        amounts["four_nines"] = int(ag["four_nines_bonus"])
+    return amounts
 
 
 @dataclass
@@ -148,6 +168,7 @@ def read(setup: Setup, form: Mapping[str, Any], getlist) -> tuple[str, Entry]:
         "prikup_aces": form.get("prikup_aces", "").strip(),
         "player": form.get("player", ""),
         "amount": form.get("amount", "").strip(),
+        "amount_minus": bool(form.get("amount_minus")),
         "reason": form.get("reason", ""),
     }
     for seat in setup.active:
@@ -176,7 +197,7 @@ def build(setup: Setup, action: str, entry: Entry) -> dict[str, Any] | None:
     if action == "redeal":
         return {"type": "redeal"}
     if action == "adjustment":
-        return build_adjustment(entry)
+        return build_adjustment(entry, setup.reason_amounts)
     kind = "raspis" if action == "raspis" else "play"
     declarer = number(entry, "declarer", ("declarer", None))
     contract = number(entry, "contract", ("contract", None))
@@ -190,13 +211,21 @@ def build(setup: Setup, action: str, entry: Entry) -> dict[str, Any] | None:
     return None if entry.errors else record
 
 
-def build_adjustment(entry: Entry) -> dict[str, Any] | None:
-    """An adjustment record: player, signed amount, reason."""
+def build_adjustment(entry: Entry, fixed: Mapping[str, int] | None = None) -> dict[str, Any] | None:
+    """An adjustment record: player, signed amount, reason.
+
+    A blank amount takes the reason's fixed amount (what the page's script prefills), and
+    the «minus» box makes it negative: phone keypads for numbers often have no minus key.
+    """
     player = number(entry, "player", ("player", None))
-    amount = number(entry, "amount", ("amount", None))
     reason = entry.get("reason") or "other"
     if reason not in ADJUST_REASONS:
         reason = "other"
+    if str(entry.get("amount", "")).strip() == "" and reason in (fixed or {}):
+        entry.values["amount"] = str(fixed[reason])
+    amount = number(entry, "amount", ("amount", None))
+    if amount is not None and entry.get("amount_minus"):
+        amount = -abs(amount)
     if entry.errors:
         return None
     return {"type": "adjustment", "player": player, "amount": amount, "reason": reason}

@@ -12,7 +12,8 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import StringField
 from wtforms.validators import Length, Optional
 
-MAX_NAME = 40
+from scorer.engine import MAX_NAME
+
 MAX_PLAYERS = 4
 MIN_PLAYERS = 2
 

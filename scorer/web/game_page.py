@@ -22,7 +22,7 @@ def chart_svg(loaded: Loaded) -> Markup | None:
     """The running-totals chart as inline SVG; None before the first deal."""
     if loaded.protocol is None or not loaded.protocol.rows:
         return None
-    return Markup(chart.totals_svg(loaded.game, loaded.protocol, lang=lang()))
+    return Markup(chart.totals_svg(loaded.game, loaded.protocol, lang=lang(), layout=chart.PHONE))
 
 
 def context(row: GameRow, editable: bool, loaded: Loaded | None = None, *,
@@ -47,11 +47,17 @@ def context(row: GameRow, editable: bool, loaded: Loaded | None = None, *,
         "marks": marks.letters(lang()),
         "chart": chart_svg(loaded),
         "changed": changed if changed and changed.get("game") == row.id else None,
-        "deleted": [(slot, get_store().last_record(slot.id)) for slot in loaded.deleted]
-        if editable else [],
+        "deleted": deleted_records(loaded) if editable else [],
     }
 
 
-def render(row: GameRow, editable: bool, etag: str | None = None) -> str:
+def deleted_records(loaded: Loaded) -> list:
+    """(slot, the record a restore brings back) per deleted slot, in one query."""
+    found = get_store().last_records([slot.id for slot in loaded.deleted])
+    return [(slot, found.get(slot.id)) for slot in loaded.deleted]
+
+
+def render(row: GameRow, editable: bool, etag: str | None = None,
+           loaded: Loaded | None = None) -> str:
     """Render the whole game page (etag: what the read-only page's poller sends back)."""
-    return render_template("game/page.html", etag=etag, **context(row, editable))
+    return render_template("game/page.html", etag=etag, **context(row, editable, loaded))

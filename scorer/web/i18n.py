@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from flask import Flask, request
 from flask_babel import Babel, get_locale
 
-LANGUAGES = ("ru", "en")
-DEFAULT = "ru"
+# The one catalog, shared with the Flask-free engine, sheet and CLI.
+from scorer.engine.texts import CATALOG, DEFAULT, LANGUAGES
+
 COOKIE = "lang"
 
 babel = Babel()
@@ -26,10 +25,8 @@ def lang() -> str:
 
 
 def init_app(app: Flask) -> None:
-    """Wire Flask-Babel to our catalogs and language cookie."""
+    """Wire Flask-Babel to the one catalog (scorer/translations) and the language cookie."""
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
-    app.config.setdefault(
-        "BABEL_TRANSLATION_DIRECTORIES", str(Path(__file__).parent / "translations")
-    )
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(CATALOG))
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals.update(lang=lang, languages=LANGUAGES)

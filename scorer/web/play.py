@@ -14,11 +14,11 @@ from markupsafe import Markup
 
 from scorer.engine import RuleError
 from scorer.store import LimitError, StaleError
-from scorer.web import access, deal_input, game_page, sheet_files
+from scorer.web import access, deal_input, game_page, sheet_files, view
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
 from scorer.web.i18n import lang
-from scorer.web.logs import Loaded, load, remember_replay, run
+from scorer.web.logs import Loaded, load, protocol_before, remember_replay, rescore, score_candidate
 
 bp = Blueprint("play", __name__, url_prefix="/g")
 
@@ -39,8 +39,8 @@ def edit_row(token: str):
 def game(token: str):
     """The game page with totals, state, protocol and the scorekeeper's buttons."""
     row = edit_row(token)
-    ctx = game_page.context(row, editable=True)
-    return render_template("game/page.html", confirm=ConfirmForm(), **ctx)
+    return view.cached_page(row, True, lambda loaded, _tag: render_template(
+        "game/page.html", confirm=ConfirmForm(), **game_page.context(row, True, loaded)))
 
 
 def setup_of(loaded: Loaded, slot_id: int | None = None) -> deal_input.Setup:
@@ -49,9 +49,7 @@ def setup_of(loaded: Loaded, slot_id: int | None = None) -> deal_input.Setup:
         nxt = loaded.protocol.next if loaded.protocol else None
         return deal_input.setup_for(loaded.game, nxt)
     index = live_index(loaded, slot_id)
-    before = loaded.records[:index]
-    _game, protocol = run(loaded.row, before)
-    nxt = protocol.next
+    nxt = protocol_before(loaded, index).next
     if nxt is None:  # editing the winning deal: the state before it still has a next
         abort(409)
     return deal_input.setup_for(loaded.game, nxt)
@@ -97,9 +95,9 @@ def keyed(err: RuleError, deal_no: int) -> dict[tuple[str, int | None], str]:
 
 def preview_of(loaded: Loaded, record: dict, slot_id: int | None):
     """Replay with the candidate; return (row of the new deal, protocol) or a RuleError."""
-    records, deal_no = candidate(loaded, record, slot_id)
+    _records, deal_no = candidate(loaded, record, slot_id)
     try:
-        _game, protocol = run(loaded.row, records)
+        _game, protocol, _no = score_candidate(loaded, record, slot_id)
     except RuleError as err:
         return None, keyed(err, deal_no)
     return protocol.rows[deal_no - 1], protocol
@@ -208,13 +206,14 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
                 st.add_deal(row.id, record)
             else:
                 st.revise_deal(row.id, slot_id, record, "edit")
-            version = st.version(row.id)
+            version = st.last_version
     except StaleError:
         return refuse_stale(load(row), slot_id, loaded.version)
     except LimitError as err:
         entry.errors[("top", None)] = _("A game holds at most %(max)d deals.", max=err.limit)
         return show_form(loaded, setup, entry, slot_id, status=422)
-    remember_replay(row, version, *checked)  # the page we redirect to needs no replay
+    # The page we redirect to needs no replay.
+    remember_replay(row, version, *checked[:2], loaded.generation, checked.states)
     if slot_id is not None:
         note_changes(loaded, load(row), "edit", slot_id)
     return redirect(url_for("play.game", token=row.edit_token) + "#protocol")
@@ -222,9 +221,9 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
 
 def checked_replay(loaded: Loaded, record: dict, slot_id: int | None, entry):
     """(game, protocol) with the record in place, or None with the refusal put in entry."""
-    records, deal_no = candidate(loaded, record, slot_id)
+    _records, deal_no = candidate(loaded, record, slot_id)
     try:
-        return run(loaded.row, records)
+        return score_candidate(loaded, record, slot_id)
     except RuleError as err:
         entry.errors.update(keyed(err, deal_no))
         return None
@@ -312,11 +311,13 @@ def change_slot(row, slot_id: int, note: str, base: int | None):
             for s in before.slots
             if (new_record if s.id == slot_id else s.record) is not None
         ]
+        first = sum(1 for s in before.slots if s.seq < slot.seq and s.record is not None)
         try:
-            run(row, records)
+            scored = rescore(before, records, first)
         except RuleError as err:
             return err.message(lang()), 422
         st.revise_deal(row.id, slot_id, new_record, note)
+    remember_replay(row, st.last_version, *scored, before.generation, scored.states)
     note_changes(before, load(row), note, slot_id)
     return None
 

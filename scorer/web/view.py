@@ -1,25 +1,159 @@
-"""The read-only link: the live protocol, polled with ETags; it can post nothing."""
+"""The read-only link: the live protocol, polled with ETags; it can post nothing.
+
+Also the cache of rendered game pages (both links) and their opaque ETags.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, make_response, redirect, request, url_for
+import gzip
+import hashlib
+import hmac
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    g,
+    make_response,
+    redirect,
+    request,
+    session,
+    url_for,
+)
+from flask_wtf.csrf import generate_csrf
 
 from scorer.web import access, game_page, sheet_files
 from scorer.web.db import get_store
 from scorer.web.i18n import lang
+from scorer.web.logs import Loaded, load
 
 bp = Blueprint("view", __name__, url_prefix="/v")
+
+# Gzip level 6: about 3 ms for a 300 kB page, and a cached page is compressed only once;
+# 64 gzipped pages of a 1000-deal game take about 5 MB.
+GZIP_LEVEL = 6
+
+
+class PageCache:
+    """Rendered game pages, kept gzipped (a tenth of the size), by all they depend on.
+
+    The key holds the database generation, game id and version (so a change or a
+    restore never shows an old page), the language, the link kind, the URL, whether
+    the browser is the host, and for the edit link the session's CSRF secret (its forms
+    carry a token made from it). Pages that show one-off session state (a flash, the
+    "which totals changed" note) are never cached.
+    """
+
+    def __init__(self, size: int = 64):
+        self.size = size
+        self.items: OrderedDict[tuple, tuple[bytes, str | None]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple) -> tuple[bytes, str | None] | None:
+        """(the gzipped page, the CSP nonce it was rendered with) or None."""
+        with self.lock:
+            found = self.items.get(key)
+            if found is not None:
+                self.items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple, html: bytes, nonce: str | None) -> tuple[bytes, str | None]:
+        """Remember a rendered page (gzipped), dropping the oldest beyond the size."""
+        entry = (gzip.compress(html, GZIP_LEVEL, mtime=0), nonce)
+        with self.lock:
+            self.items[key] = entry
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return entry
+
+
+def pages() -> PageCache:
+    """This app's page cache."""
+    return current_app.extensions.setdefault("scorer_pages", PageCache())
+
+
+def page_key(row, editable: bool, generation: str, version: int) -> tuple | None:
+    """What the page depends on, or None if it shows one-off session state."""
+    if session.get("_flashes") or (editable and session.get("changed")):
+        return None
+    secret = ""
+    if editable:
+        generate_csrf()  # puts the session's CSRF secret in place before we read it
+        secret = str(session.get("csrf_token", ""))
+    return (generation, row.id, version, lang(), editable, request.full_path,
+            access.is_host(), secret)
+
+
+def opaque_etag(key: tuple) -> str:
+    """An ETag that says nothing about the game (no id, no version): a keyed hash."""
+    secret = str(current_app.config["SECRET_KEY"]).encode()
+    return hmac.new(secret, repr(key).encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def etag_for(row, editable: bool = False) -> str | None:
+    """The page's current ETag (None when the page must not be cached)."""
+    st = get_store()
+    with st.snapshot():
+        generation, version = st.generation(), st.version(row.id)
+    key = page_key(row, editable, generation, version)
+    return None if key is None else opaque_etag(key)
+
+
+def wants_gzip() -> bool:
+    """Whether the client accepts gzip."""
+    return request.accept_encodings["gzip"] > 0
+
+
+def cached_page(row, editable: bool, render: Callable[[Loaded, str | None], str]) -> Response:
+    """The game page with a weak opaque ETag: 304 if unchanged, else cached or rendered."""
+    st = get_store()
+    with st.snapshot():
+        generation, version = st.generation(), st.version(row.id)
+    key = page_key(row, editable, generation, version)
+    if key is None:
+        response = make_response(render(load(row), None))
+        response.headers["Cache-Control"] = "no-cache, private"
+        return response
+    tag = opaque_etag(key)
+    if request.if_none_match.contains_weak(tag):
+        response = make_response("", 304)
+    else:
+        entry = pages().get(key)
+        if entry is None:
+            loaded = load(row)
+            if (loaded.generation, loaded.version) != (generation, version):  # moved meanwhile
+                key = page_key(row, editable, loaded.generation, loaded.version)
+                tag = opaque_etag(key)
+            html = render(loaded, f'W/"{tag}"').encode()
+            entry = pages().put(key, html, g.get("csp_nonce"))
+        response = page_response(entry)
+    response.set_etag(tag, weak=True)
+    response.headers["Cache-Control"] = "no-cache, private"
+    response.vary.add("Accept-Encoding")
+    return response
+
+
+def page_response(entry: tuple[bytes, str | None]) -> Response:
+    """A 200 with the cached page: as kept if the client accepts gzip, else unpacked."""
+    body, nonce = entry
+    if nonce is not None:
+        # The page's inline blocks carry the nonce of its first render: the CSP header
+        # of this answer must name that one (the app's csp_nonce() reads g first).
+        g.csp_nonce = nonce
+    if not wants_gzip():
+        return make_response(gzip.decompress(body))
+    response = make_response(body)
+    response.headers["Content-Encoding"] = "gzip"
+    return response
 
 
 def view_row(token: str):
     """The game behind a read-only token (an edit token is sent to its view link)."""
     row = access.game_for(token, edit=False)
     return row
-
-
-def etag_for(row) -> str:
-    """Changes whenever a deal is added, edited, deleted or restored (or the language)."""
-    return f"g{row.id}-v{get_store().version(row.id)}-{lang()}"
 
 
 @bp.get("/<token>")
@@ -29,13 +163,8 @@ def game(token: str):
     if token != row.view_token:
         return redirect(url_for("view.game", token=row.view_token))
     access.remember(token)
-    tag = etag_for(row)
-    if request.if_none_match.contains(tag):
-        response = make_response("", 304)
-    else:
-        response = make_response(game_page.render(row, editable=False, etag=f'"{tag}"'))
-    response.set_etag(tag)
-    response.headers["Cache-Control"] = "no-cache"
+    response = cached_page(row, False, lambda loaded, tag: game_page.render(
+        row, editable=False, etag=tag, loaded=loaded))
     response.headers["X-Poll-Seconds"] = str(current_app.config["POLL_SECONDS"])
     return response
 

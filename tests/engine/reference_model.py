@@ -60,7 +60,9 @@ class Model:
     def reaches(self, total: int) -> bool:
         """Step 12's test of the target."""
         target = self.ag["target"]
-        return total > target if self.ag["barrel_win_over_target"] else total >= target
+        if self.ag["barrel"] and self.ag["barrel_win_over_target"]:
+            return total > target
+        return total >= target  # with the barrel off the agreement changes nothing
 
     def active(self) -> list[int]:
         """Seats that play this deal."""
@@ -265,7 +267,7 @@ class Model:
             found = {s for s in won_on_barrel if self.reaches(self.score[s])}
             if ag["barrel_direct_win"]:
                 found |= {s for s in range(n) if s not in started and self.reaches(self.score[s])}
-        else:  # the catalog's reading: barrel_win_over_target applies here too
+        else:  # §4 step 12: at or above the target, whatever barrel_win_over_target says
             found = {s for s in range(n) if self.reaches(self.score[s])}
         if not found:
             return

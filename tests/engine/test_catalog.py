@@ -320,13 +320,13 @@ def test_catalog_is_cached_and_read_from_data_dir():
 def test_value_text():
     """Values are shown with labels, yes/no and a real minus sign."""
     specs = catalog().agreements
-    assert specs["barrel"].value_text(True, "ru") == "да"
-    assert specs["barrel"].value_text(False, "en") == "no"
+    assert specs["barrel"].value_text(True, "ru") == "вкл."
+    assert specs["barrel"].value_text(False, "en") == "off"
     assert specs["rounding"].value_text("none", "en") == "No rounding"
     assert specs["samosval"].value_text(0, "en") == "off"
     assert specs["samosval"].value_text(555, "ru") == "555"
     assert specs["pit_below"].value_text(-100, "ru") == "−100"
-    assert specs["pit_below"].value_text(None, "en") == "unset"
+    assert specs["pit_below"].value_text(None, "en") == "none"
 
 
 # ---------------------------------------------------------------- the loader's own checks

@@ -30,7 +30,7 @@ SECTION_3 = {
     "prikup.aces", "prikup.aces_required", "prikup.fit",
     "after_win",
     "player.range", "reason.unknown", "reason.cut_nines_off", "reason.four_nines_off",
-    "amount.cut_nines", "amount.four_nines", "amount.zero",
+    "amount.cut_nines", "amount.four_nines", "amount.zero", "amount.range", "amount.total",
 }
 
 CASES = [(p, load(p)) for p in scenario_paths()]
@@ -91,6 +91,7 @@ def test_refusal_changes_nothing(path, doc):
 
 
 CLI_CASES = ["validation/points_sum", "validation/raspis_barrel_player",
+             "validation/adjustment_amount_huge",
              "validation/game_unknown_agreement", "adjustments/cut_nines_amount"]
 
 
@@ -112,3 +113,47 @@ def test_cli_prints_one_line_and_exits_2(name, tmp_path):
             assert lines[0] == doc["error"]
         else:
             assert lines[0].startswith(("кон ", "игра: "))
+
+
+def _log(deal: dict) -> dict:
+    """A three-player classic log with one record."""
+    return {"format": "thousand-game/1", "players": ["A", "B", "C"],
+            "agreements": {"preset": "classic"}, "deals": [deal]}
+
+
+def test_a_float_beyond_range_is_not_an_integer():
+    """JSON's -1e400 reads as -inf: refused as "integer", with a message that prints."""
+    deal = json.loads('{"type": "adjustment", "player": 0, "amount": -1e400, "reason": "other"}')
+    err = refusal(_log(deal))
+    assert (err.deal, err.field, err.rule) == (1, "amount", "integer")
+    assert err.message("en") == "deal 1: amount: must be an integer (got -inf)"
+
+
+@pytest.mark.parametrize("deal,field,rule", [
+    ({"type": "adjustment", "player": 0, "amount": 10 ** 5000, "reason": "other"},
+     "amount", "amount.range"),
+    ({"type": "adjustment", "player": 0, "amount": -(10 ** 5000), "reason": "misdeal"},
+     "amount", "amount.range"),
+    ({"type": "play", "declarer": 0, "contract": 100, "points": [10 ** 5000, 0, 0]},
+     "points", "points.range"),
+    ({"type": "play", "declarer": 0, "contract": -(10 ** 5000), "points": [120, 0, 0]},
+     "contract", "contract.min"),
+])
+def test_numbers_past_python_s_str_limit_are_refused_in_one_short_line(deal, field, rule):
+    """Ints of 5000 digits (past Python's int-to-str limit) give a short refusal, both languages."""
+    err = refusal(_log(deal))
+    assert (err.deal, err.field, err.rule) == (1, field, rule)
+    for lang in ("en", "ru"):
+        assert len(err.message(lang)) < 120
+    if rule == "amount.range":
+        assert "e5000" in err.message("en") and "e5000" in err.message("ru")
+
+
+def test_an_adjustment_at_the_bounds_is_accepted():
+    """100 000 either way is allowed, and a total of exactly ±1 000 000 too."""
+    log = _log({"type": "adjustment", "player": 0, "amount": 100_000, "reason": "other"})
+    log["agreements"] = {"preset": "classic", "overrides": {"barrel": False}}
+    assert replay(parse_game(log)).winner == 0
+    down = {"type": "adjustment", "player": 1, "amount": -100_000, "reason": "other"}
+    log = {**_log(down), "deals": [down] * 10}
+    assert replay(parse_game(log)).score == (0, -1_000_000, 0)

@@ -27,8 +27,11 @@ def long_log(deals: int = 120, names=None, every_redeal: int = 10) -> dict:
             points[quiet] = 0
             points[declarer] = 110
             no_tricks = [quiet]
+        # From deal 150 on a failed contract is 160, so the leaders drift down instead of
+        # up and a log of any length (tried up to 2000) stays below the target.
+        failed = 120 if i < 150 else 160
         records.append({"type": "play", "declarer": declarer,
-                        "contract": 100 if made else 120, "points": points,
+                        "contract": 100 if made else failed, "points": points,
                         "marriages": {}, "no_tricks": no_tricks})
     return {"format": "thousand-game/1", "title": "Пятница у Бориса", "date": "2026-12-04",
             "place": "дача", "players": players,

@@ -1,8 +1,9 @@
 """The running-totals chart is plain SVG, one line per player, with reference lines."""
 
+import re
 import xml.etree.ElementTree as ET
 
-from scorer.chart import PLAYER_COLOURS, totals_svg
+from scorer.chart import PAPER, PHONE, PLAYER_COLOURS, totals_svg
 from scorer.engine import parse_game, replay
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -55,3 +56,36 @@ def test_negative_totals_fit_the_plot():
     ys = [float(p.split(",")[1]) for line in root.findall(f"{SVG}polyline")
           for p in line.get("points").split()]
     assert all(0 <= y <= 280 for y in ys)
+
+
+def test_reference_labels_are_drawn_after_the_lines_on_a_halo(make_long):
+    """«бочка 900» and «цель 1000» come after every polyline, on a white halo, in both layouts."""
+    game = make_long(30)
+    protocol = replay(game)
+    for layout in (PAPER, PHONE):
+        root = ET.fromstring(totals_svg(game, protocol, layout=layout))
+        items = list(root)
+        last_line = max(i for i, el in enumerate(items) if el.tag == f"{SVG}polyline")
+        labels = [(i, el) for i, el in enumerate(items)
+                  if el.tag == f"{SVG}text" and re.match(r"(бочка|цель) ", el.text or "")]
+        assert len(labels) == 2
+        for i, el in labels:
+            assert i > last_line
+            assert el.get("stroke") == "#fff" and el.get("paint-order") == "stroke"
+            assert 0 <= float(el.get("y")) <= layout.height
+
+
+def test_phone_layout_text_is_at_least_11_px_on_a_360_px_phone(make_long):
+    """Drawn across a 360 px phone (336 px inside the page margins), text is ≥ 11 CSS px."""
+    game = make_long(30)
+    root = ET.fromstring(totals_svg(game, replay(game), layout=PHONE))
+    width = float(root.get("viewBox").split()[2])
+    assert float(root.get("font-size")) * 336 / width >= 11
+    assert all(t.get("font-size") is None for t in root.iter(f"{SVG}text"))
+    # Four long names get two legend lines rather than being cut to a few letters.
+    game4 = parse_game({"format": "thousand-game/1",
+                        "players": ["Александра", "Константин", "Валентина", "Владислава"],
+                        "deals": []})
+    texts = [t.text for t in ET.fromstring(totals_svg(game4, replay(game4), layout=PHONE))
+             .iter(f"{SVG}text")]
+    assert "Александра" in texts and "Константин" in texts

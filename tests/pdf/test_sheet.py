@@ -69,7 +69,7 @@ def test_long_game_repeats_header_on_every_page(make_long):
     assert len(table_pages) >= 3
     for text in table_pages:
         flat = compact(text)
-        for word in ("Кон", "Сдавал", "Заказчик", "Заказ", "Аня", "Борис", "Вика"):
+        for word in ("Кон", "Сдающий", "Заказчик", "Заказ", "Аня", "Борис", "Вика"):
             assert word in flat
     legend = compact(texts[0])
     for word in ("Бнабочке", "↓слетелсбочки", "Твтёмную", "—болт"):

@@ -173,10 +173,10 @@ def test_backup_while_the_database_is_being_written(tmp_path):
     (["restore", "{tmp}/exists.txt", "--instance", "{tmp}/a"], ["not an SQLite database"]),
     (["restore", "{tmp}/other.sqlite", "--instance", "{tmp}/a"], ["not a scorer backup"]),
     (["import", "{tmp}/nothing.json", "--instance", "{tmp}/a"], ["import:", "no such file"]),
-    (["import", "{tmp}/exists.txt", "--instance", "{tmp}/a"], ["not readable JSON"]),
+    (["import", "{tmp}/exists.txt", "--instance", "{tmp}/a"], ["unreadable JSON"]),
     (["import", "{tmp}/bad.zip", "--instance", "{tmp}/a"], ["bad.json", "players"]),
     (["import", "{tmp}/weird.json", "--instance", "{tmp}/a"], ["weird.json", "deal 1: type"]),
-    (["import", "{tmp}/deep.json", "--instance", "{tmp}/a"], ["deep.json", "not readable JSON"]),
+    (["import", "{tmp}/deep.json", "--instance", "{tmp}/a"], ["deep.json", "unreadable JSON"]),
     (["import", "{tmp}/empty.zip", "--instance", "{tmp}/a"], ["no game logs"]),
 ])
 def test_refusals_are_one_line_and_exit_2(tmp_path, argv, words):

@@ -34,7 +34,7 @@ def test_migrations_are_recorded_and_idempotent(tmp_path):
     store.migrate(db)
     store.migrate(db)
     names = [r["name"] for r in db.query("select name from _sqlite_migrations")]
-    assert names == ["m001_games_and_deals"]
+    assert names == ["m001_games_and_deals", "m002_totals_cache"]
     db.close()
 
 

@@ -1,7 +1,14 @@
-"""The Russian catalog: every string of the app translated, the .mo built from the .po."""
+"""The one Russian catalog: every string of the app translated, one word for one thing.
+
+The web (Flask-Babel) and the Flask-free engine, sheet and CLI (scorer/engine/texts.py)
+read the same scorer/translations; Russian lives there and nowhere else.
+"""
 
 from __future__ import annotations
 
+import ast
+import re
+from collections import defaultdict
 from pathlib import Path
 
 from babel.messages.extract import extract_from_dir
@@ -10,7 +17,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
-LC = ROOT / "scorer" / "web" / "translations" / "ru" / "LC_MESSAGES"
+LC = ROOT / "scorer" / "translations" / "ru" / "LC_MESSAGES"
 
 
 def source_ids() -> set:
@@ -18,7 +25,7 @@ def source_ids() -> set:
     with open(ROOT / "babel.cfg", encoding="utf-8") as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)
     keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None,
-                "_l": None}
+                "_l": None, "N_": None}
     ids = set()
     for _file, _line, message, _comments, _ctx in extract_from_dir(
             str(ROOT), method_map, options_map, keywords=keywords):
@@ -64,7 +71,7 @@ def test_mo_file_matches_the_po_file():
                 for m in cat if m.id}
 
     po, mo = table(catalog()), table(compiled)
-    assert mo == po, "run: pybabel compile -d scorer/web/translations"
+    assert mo == po, "run: pybabel compile -d scorer/translations"
 
 
 def test_russian_plurals_render(app):
@@ -74,3 +81,189 @@ def test_russian_plurals_render(app):
     with app.test_request_context():
         words = [ngettext("%(num)d bolt", "%(num)d bolts", n) for n in (1, 2, 5, 11, 21, 22)]
     assert words == ["1 болт", "2 болта", "5 болтов", "11 болтов", "21 болт", "22 болта"]
+
+
+# ------------------------------------------------------------------ one text system
+
+SCORER = ROOT / "scorer"
+CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+GAME_NAME = "Тысяча"  # the game's own name, shown as is beside the English one
+
+
+def _strings_of(path: Path) -> list[str]:
+    """Every string literal of a module except docstrings (examples there are not shown)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docs.add(id(body[0].value))
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+            and isinstance(n.value, str) and id(n) not in docs]
+
+
+def test_no_russian_text_outside_the_catalog():
+    """No module keeps its own Russian: every shown word comes from messages.po."""
+    found = [f"{path.relative_to(ROOT)}: {text!r}"
+             for path in sorted(SCORER.rglob("*.py"))
+             for text in _strings_of(path) if CYRILLIC.search(text.replace(GAME_NAME, ""))]
+    assert found == []
+
+
+def _table_msgids() -> list[str]:
+    """The msgids kept in tables by the engine, the sheet, the marks and the chart."""
+    from scorer import chart, marks, pdf
+    from scorer.engine import errors, protocol
+
+    ids = [t.msgid for t in (*errors.RULE_TEXTS.values(), *protocol.REASON_TEXTS.values())]
+    ids += [*protocol.WORDS.values(), *errors.EXPECTED, *pdf.WORDS.values(),
+            *marks.MEANINGS.values(), *chart._TEXT.values()]
+    ids += [m for m in marks.LETTERS.values() if m.isalpha()]  # signs are language-neutral
+    return ids
+
+
+def test_every_table_text_is_translated():
+    """Each msgid of the Flask-free tables has a Russian entry, read back through Babel."""
+    from scorer.engine.texts import tr
+
+    ids = _table_msgids()
+    assert len(ids) > 150
+    cat = catalog()
+    untranslated = sorted({m for m in ids if not (cat.get(m) and cat.get(m).string)})
+    assert untranslated == []
+    assert tr("ru", "bolt ({count} of 3)") == "болт ({count} из 3)"  # the .mo is what is read
+
+
+def _fields(text: str) -> set[str]:
+    """The ``{name}`` and ``%(name)s`` fields of a message."""
+    return set(re.findall(r"\{(\w*)[^}]*\}", text)) | set(re.findall(r"%\((\w+)\)", text))
+
+
+def test_translations_keep_every_field():
+    """A translation uses exactly the fields of its msgid, so formatting never breaks."""
+    wrong = []
+    for m in catalog():
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        wrong += [(ids[0], s) for s in strings if _fields(s) != _fields(ids[-1])]
+    assert wrong == []
+
+
+def glossary() -> dict[str, list[str]]:
+    """docs/UX.md's words table: English term -> the Russian words given for it."""
+    text = (ROOT / "docs" / "UX.md").read_text(encoding="utf-8")
+    table = text.split("## Words (ru → en)")[1].split("\n## ")[0]
+    terms = {}
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0] not in ("ru", "") and not cells[0].startswith("-"):
+            terms[re.sub(r" \(.*\)", "", cells[1])] = re.split(r"[,/()]\s*", cells[0])
+    return terms
+
+
+# How each glossary word shows inside a Russian sentence: the stems of its forms (Russian
+# inflects: бочка, на бочке, с бочки). Keep in step with docs/UX.md's table.
+STEMS = {
+    "deal": ("кон", "раздач"), "dealer": ("сдающ", "сдаёт"), "first hand": ("перв",),
+    "bidding": ("торг",), "contract": ("заказ",), "declarer": ("заказчик",),
+    "talon": ("прикуп",), "discard": ("снос",), "trick": ("взятк", "взяток"),
+    "marriage": ("марьяж", "хвал"), "ace marriage": ("тузов",), "bolt": ("болт", "палк"),
+    "barrel": ("бочк", "бочек"), "fall off the barrel": ("слет", "слёт"),
+    "samosval": ("самосвал",), "concession": ("роспис", "расписа"),
+    "golden round": ("золот",), "dark game": ("тёмн",), "redeal": ("пересдач",),
+    "penalty": ("штраф",), "agreements": ("договорённост",), "score sheet": ("протокол", "запис"),
+}
+# Where an English word is not the glossary's term: a record type quoted as code, "deals"
+# as a verb (who deals next), the turn to deal, the golden round's Russian that names the
+# round, not a contract.
+NOT_THE_TERM = {
+    "must be play, raspis, redeal or adjustment (got {got!r})": "redeal",
+    "deals": "deal",
+    "the deal passes to the left": "deal",  # the turn to deal (сдача), not a deal (кон)
+    "no golden contract made: scores reset": "contract",
+    "no golden contract made: another golden round": "contract",
+    "no golden contract made: all scores back to 0": "contract",
+}
+
+
+def test_stems_cover_the_glossary():
+    """Every term of docs/UX.md's table has its Russian stems here, and each stem fits."""
+    terms = glossary()
+    assert set(terms) == set(STEMS)
+    for term, words in terms.items():
+        assert any(stem in w.lower() for w in words for stem in STEMS[term]), term
+
+
+def test_glossary_terms_keep_their_russian_word():
+    """A msgid using a glossary term is translated with that term's Russian word."""
+    wrong = []
+    for m in catalog():
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        bare = re.sub(r"\{[^}]*\}|%\(\w+\)\w", "", ids[0])  # field names are not words
+        for term, stems in STEMS.items():
+            if NOT_THE_TERM.get(ids[0]) == term:
+                continue
+            if re.search(rf"\b{term}s?\b", bare, re.I) and not all(
+                    any(stem in s.lower() for stem in stems) for s in strings):
+                wrong.append((term, ids[0], strings[0]))
+    assert wrong == []
+
+
+# Different phrasings of one message, not two things sharing a word.
+SAME_THING = {frozenset({"is required", "required"})}
+
+
+def test_one_word_for_one_thing():
+    """Short UI words map one to one: one English word never has two Russian words
+    (ignoring case), and two English words never share one Russian word."""
+    to_ru, to_en = defaultdict(set), defaultdict(set)
+    for m in catalog():
+        if not m.id or isinstance(m.id, tuple) or len(m.id.split()) > 2 or "{" in m.id:
+            continue
+        en, ru = m.id.lower().rstrip(":."), m.string.lower().rstrip(":.")
+        to_ru[en].add(ru)
+        to_en[ru].add(en)
+    assert {en: ru for en, ru in to_ru.items() if len(ru) > 1} == {}
+    assert {ru: en for ru, en in to_en.items()
+            if len(en) > 1 and frozenset(en) not in SAME_THING} == {}
+
+
+def test_on_off_read_the_same_on_the_web_sheet_and_cli(app):
+    """A switch reads вкл./выкл. (on/off) on the form, the rules sheet, the PDF and the CLI."""
+    from scorer.engine import catalog as agreements
+    from scorer.web.agreement_form import label_of
+
+    spec = agreements().agreements["barrel"]
+    for lang, on, off in (("ru", "вкл.", "выкл."), ("en", "on", "off")):
+        assert (spec.value_text(True, lang), spec.value_text(False, lang)) == (on, off)
+        with app.test_request_context(headers={"Cookie": f"lang={lang}"}):
+            assert (label_of(spec, True), label_of(spec, False)) == (on, off)
+
+
+def test_adjustment_reasons_read_the_same_on_the_form_and_the_protocol():
+    """The deal form's reason labels are the msgids the protocol words its rows with."""
+    from scorer.engine.protocol import WORDS
+
+    form = (ROOT / "templates" / "game" / "deal.html").read_text(encoding="utf-8")
+    labels = dict(re.findall(r'"(\w+)": _\("([^"]+)"\)', form.split("set labels =")[1]
+                             .split("%}")[0]))
+    assert labels == {key: WORDS[key] for key in labels}
+    assert set(labels) == {"cut_nines", "four_nines", "misdeal", "other"}
+
+
+def test_dates_and_plurals_come_from_babel():
+    """The sheet writes dates and counts in words through Babel, in both languages."""
+    from scorer.pdf import deals_count, format_date
+
+    assert format_date("2026-12-04", "ru") == "4 декабря 2026"
+    assert format_date("2026-12-04", "en") == "4 December 2026"
+    assert format_date("at the dacha", "ru") == "at the dacha"
+    assert [deals_count(n, "ru") for n in (1, 3, 11, 21)] == ["1 кон", "3 кона", "11 конов",
+                                                             "21 кон"]
+    assert deals_count(1, "en") == "1 deal" and deals_count(2, "en") == "2 deals"

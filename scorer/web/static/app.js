@@ -215,3 +215,46 @@
     if (ng) { newGame(ng); }
   });
 })();
+
+// ==================================================================== small screen (issue 8)
+// Adjustment amount: the reason's agreed amount is filled in when a reason is picked
+// (the server does the same for a blank amount without script), and the ± button
+// flips the sign, since many phone number keypads have no minus key.
+(function () {
+  "use strict";
+  var MINUS = "\u2212";
+
+  function adjustment(reason, amount, sign) {
+    function fill() {
+      var opt = reason.options[reason.selectedIndex];
+      var fixed = opt ? opt.dataset.amount : undefined;
+      // Only overwrite what is blank or was filled in here, never what was typed.
+      if (amount.value.trim() !== "" && amount.dataset.auto !== "1") { return; }
+      if (fixed === undefined) {
+        if (amount.dataset.auto === "1") { amount.value = ""; }
+        amount.dataset.auto = "";
+        amount.placeholder = "";
+        return;
+      }
+      var n = parseInt(fixed, 10);
+      amount.value = (n < 0 ? MINUS : "") + String(Math.abs(n));
+      amount.dataset.auto = "1";
+    }
+    reason.addEventListener("change", fill);
+    amount.addEventListener("input", function () { amount.dataset.auto = ""; });
+    if (sign) {
+      sign.addEventListener("click", function () {
+        var v = amount.value.trim();
+        if (v.charAt(0) === "-" || v.charAt(0) === MINUS) { amount.value = v.slice(1); }
+        else { amount.value = MINUS + v; }
+        amount.dataset.auto = "";
+      });
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var reason = document.getElementById("reason");
+    var amount = document.getElementById("amount");
+    if (reason && amount) { adjustment(reason, amount, document.getElementById("amount-sign")); }
+  });
+})();

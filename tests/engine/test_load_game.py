@@ -1,0 +1,86 @@
+"""One door for outside JSON (``load_game``), one ``checked_parts``, one of each constant."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from scorer.engine import FORMAT, RuleError, checked_parts, load_game
+
+LOG = {"format": FORMAT, "players": ["A", "B", "C"], "agreements": {"preset": "classic"},
+       "deals": [{"type": "adjustment", "player": 0, "amount": 50, "reason": "other"}]}
+
+
+@pytest.mark.parametrize("text,detail", [
+    (b"{not json", "line 1 column 2"),
+    (b"\xff\xfe{}", "not UTF-8 text"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    (json.dumps({**LOG, "title": [[[[[[[[["deep"]]]]]]]]]}), "nested too deeply"),
+    ('{"a": ' + "1" * 5000 + "}", "4300 digits"),
+])
+def test_unreadable_json_is_one_refusal(text, detail):
+    """Bad bytes, bad JSON, deep nesting, a 5000-digit number: RuleError on field json."""
+    with pytest.raises(RuleError) as err:
+        load_game(text)
+    assert (err.value.deal, err.value.field, err.value.rule) == (None, "json", "json")
+    assert detail in err.value.message("en")
+    assert err.value.message("ru").startswith("игра: json: не читается как JSON")
+
+
+@pytest.mark.parametrize("text", ["[1, 2]", '"a log"', "3"])
+def test_json_that_is_not_an_object_is_refused(text):
+    """One JSON object per file, said in both languages."""
+    with pytest.raises(RuleError) as err:
+        load_game(text)
+    assert err.value.rule == "json.object"
+    assert "один объект JSON" in err.value.message("ru")
+
+
+def test_a_good_log_loads_from_text_and_bytes():
+    """Text, bytes and bytes with a BOM give the same game; shape errors come from parse_game."""
+    text = json.dumps(LOG, ensure_ascii=False)
+    game = load_game(text)
+    assert load_game(text.encode()) == game == load_game(b"\xef\xbb\xbf" + text.encode())
+    with pytest.raises(RuleError) as err:
+        load_game(json.dumps({**LOG, "players": ["A"]}))
+    assert err.value.rule == "players.count"
+
+
+def test_checked_parts_replays_every_deal():
+    """(head, records) normalised; a log whose deal is refused is refused whole."""
+    head, records = checked_parts(load_game(json.dumps(LOG)))
+    assert "deals" not in head and head["players"] == ["A", "B", "C"]
+    assert records == LOG["deals"]
+    assert checked_parts(LOG) == (head, records)
+    bad = {**LOG, "deals": LOG["deals"] + [{"type": "adjustment", "player": 0, "amount": 0,
+                                            "reason": "other"}]}
+    with pytest.raises(RuleError) as err:
+        checked_parts(bad)
+    assert (err.value.deal, err.value.rule) == (2, "amount.zero")
+
+
+SCORER = Path(__file__).resolve().parents[2] / "scorer"
+Q = "[\"']"  # either quote
+
+
+def _words(*words: str) -> str:
+    """A tuple literal of these strings."""
+    return r"\(\s*" + r",\s*".join(Q + w + Q for w in words)
+
+
+ONCE = {
+    "MAX_DEALS": re.compile(r"^MAX_DEALS\s*=", re.M),
+    "MAX_NAME": re.compile(r"^MAX_NAME\s*=", re.M),
+    "the format name": re.compile(rf"=\s*{Q}thousand-game/1|{Q}format{Q}:\s*{Q}thousand-game/1"),
+    "the suits": re.compile(_words("hearts", "diamonds", "clubs", "spades")),
+    "adjustment reasons": re.compile(_words("cut_nines", "four_nines", "misdeal")),
+}
+
+
+@pytest.mark.parametrize("what", list(ONCE))
+def test_one_definition_of_each(what):
+    """Each constant is written once, in scorer/engine/records.py; the rest import it."""
+    found = [str(p.relative_to(SCORER)) for p in SCORER.rglob("*.py")
+             if ONCE[what].search(p.read_text(encoding="utf-8"))]
+    assert found == ["engine/records.py"], found

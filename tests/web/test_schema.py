@@ -1,0 +1,65 @@
+"""The schema pinned: migrating an empty database gives exactly these tables, keys and indexes.
+
+A new migration changes what ``migrate`` builds; update ``SCHEMA`` below in the same commit,
+so every change of the stored shape is seen in review.
+"""
+
+from __future__ import annotations
+
+from scorer.store import connect, migrate
+
+# table -> columns (name, type, not null, primary key), foreign keys, indexes (columns, unique)
+SCHEMA = {
+    "games": {
+        "columns": [("id", "INTEGER", False, True), ("edit_token", "TEXT", True, False),
+                    ("view_token", "TEXT", True, False), ("head", "TEXT", True, False),
+                    ("version", "INTEGER", True, False), ("created", "TEXT", True, False),
+                    ("updated", "TEXT", True, False)],
+        "foreign_keys": [],
+        "indexes": [(("edit_token",), True), (("view_token",), True)],
+    },
+    "deals": {
+        "columns": [("id", "INTEGER", False, True), ("game_id", "INTEGER", True, False),
+                    ("seq", "INTEGER", True, False), ("created", "TEXT", True, False)],
+        "foreign_keys": [("game_id", "games", "id")],
+        "indexes": [(("game_id", "seq"), True)],
+    },
+    "revisions": {
+        "columns": [("id", "INTEGER", False, True), ("deal_id", "INTEGER", True, False),
+                    ("rev", "INTEGER", True, False), ("record", "TEXT", False, False),
+                    ("note", "TEXT", True, False), ("created", "TEXT", True, False)],
+        "foreign_keys": [("deal_id", "deals", "id")],
+        "indexes": [(("deal_id", "rev"), True)],
+    },
+}
+
+
+def schema_of(db) -> dict:
+    """Every table's columns, foreign keys and indexes, read back from SQLite itself."""
+    found = {}
+    for name in db.table_names():
+        if name.startswith("_sqlite"):
+            continue  # sqlite-utils' own bookkeeping, not our schema
+        table = db[name]
+        found[name] = {
+            "columns": [(c.name, c.type, bool(c.notnull), bool(c.is_pk)) for c in table.columns],
+            "foreign_keys": sorted((fk.column, fk.other_table, fk.other_column)
+                                   for fk in table.foreign_keys),
+            "indexes": sorted((tuple(i.columns), bool(i.unique)) for i in table.indexes),
+        }
+    return found
+
+
+def test_migrate_blank(tmp_path):
+    """An empty file migrated holds exactly the pinned schema."""
+    db = connect(tmp_path / "blank.sqlite")
+    migrate(db)
+    assert schema_of(db) == SCHEMA
+
+
+def test_migrate_twice_changes_nothing(tmp_path):
+    """Migrating an already migrated database is a no-op."""
+    db = connect(tmp_path / "blank.sqlite")
+    migrate(db)
+    migrate(db)
+    assert schema_of(db) == SCHEMA
