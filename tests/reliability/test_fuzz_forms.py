@@ -91,8 +91,8 @@ def forget_caches(app) -> None:
     """Drop the app's replay and page caches: the rig deletes rows behind the app's back,
     so a game id and version come back with other content, which no real write does (a
     restore changes the database generation; ids never go back otherwise)."""
-    for key in [k for k in app.extensions if k.startswith("scorer_")]:
-        app.extensions.pop(key)
+    for key in ("scorer_replays", "scorer_pages"):
+        app.extensions.pop(key, None)
 
 
 class Rig:
