@@ -48,7 +48,8 @@ def _shorten(name: str, room: int) -> str:
 
 def _nice_step(span: float, ticks: int) -> int:
     """Pick a round grid step (1, 2 or 5 times a power of ten) giving about ``ticks`` lines."""
-    raw = max(span / max(ticks, 1), 1)
+    # Integer arithmetic throughout: a float overflows on a span past 1e308.
+    raw = max(-(-int(span) // max(ticks, 1)), 1)
     power = 1
     while power * 10 <= raw:
         power *= 10
@@ -101,7 +102,8 @@ def totals_svg(game, protocol, lang: str = "ru", layout: Layout = PAPER) -> str:
 
     def y(v: float) -> float:
         """The vertical position of score ``v``."""
-        return round(lay.top + plot_h * (high - v) / (high - low), 1)
+        # int / int stays exact for any size; the quotient is between 0 and 1.
+        return round(lay.top + plot_h * (high - v) / max(high - low, 1), 1)
 
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="totals-chart" role="img" '
@@ -139,7 +141,7 @@ def totals_svg(game, protocol, lang: str = "ru", layout: Layout = PAPER) -> str:
             f'<text x="{lx}" y="{y(value) + (lay.font + 2 if below else -4)}" '
             f'text-anchor="{anchor}" fill="#222" stroke="#fff" stroke-width="{lay.font / 3:.1f}" '
             f'stroke-linejoin="round" paint-order="stroke">'
-            f"{escape(text[name])} {value}</text>"
+            f"{escape(text[name])} {number(value)}</text>"
         )
     out += _legend(game.players, lay)
     out.append("</svg>")

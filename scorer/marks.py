@@ -11,8 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorer.engine import signed
+from scorer.engine import signed as _engine_signed
 from scorer.engine.texts import DEFAULT, LANGUAGES, N_, tr
+
+# Beyond this a number is not a score any game reaches (the engine bounds totals far
+# lower); it is written short so that no page or sheet can fail on it (Python refuses
+# to turn an int of more than 4300 digits into a string, floats overflow past 1e308).
+HUGE = 10**15
 
 # Display order of the legend too. Letters are msgids (the English ones, Leadage's);
 # the catalog gives the Russian initials. Signs are the same in every language.
@@ -44,6 +49,19 @@ EVENT_MARK = {
 }
 # Events of the whole row (seat None), shown beside the contract.
 ROW_EVENT_MARK = {"golden_reset": "reset", "golden_replay": "replay"}
+
+
+def signed(value: int) -> str:
+    """+20, −120, 0 as the engine writes them; a huge number as ±~1e400 (never raises)."""
+    try:
+        value = int(value)
+    except (TypeError, ValueError, OverflowError):
+        return str(value)[:20]
+    if abs(value) >= HUGE:
+        import math
+
+        return f"{'−' if value < 0 else '+'}~1e{int(math.log10(abs(value)))}"
+    return _engine_signed(value)
 
 
 def number(value: int) -> str:

@@ -11,9 +11,9 @@ from weasyprint.urls import FatalURLFetchingError, URLFetcher
 
 from scorer import marks
 from scorer.chart import colour, totals_svg
-from scorer.engine import catalog, replay, resolve_agreements, signed, word
+from scorer.engine import catalog, replay, resolve_agreements, word
 from scorer.engine.texts import DEFAULT, LANGUAGES, N_, format_date, tr, translations
-from scorer.marks import number
+from scorer.marks import number, signed
 from scorer.paths import data_dir
 
 # Words of the sheet, translated from the one catalog (scorer/translations) when shown.
@@ -49,6 +49,7 @@ WORDS = {
     "redeal": N_("redeal"),
     "notes": N_("Notes"),
     "played": N_("Played"),
+    "why_cut": N_("The last {n} deals are explained; the rest are on the game page."),
 }
 
 
@@ -162,10 +163,15 @@ def standings(game, protocol) -> list[dict]:
              "winner": s == protocol.winner} for s in order]
 
 
+# The "why" appendix of a 2000-deal game runs to hundreds of pages and minutes of layout:
+# the sheet explains the latest deals only (every deal's why stays on the game page).
+MAX_APPENDIX = 200
+
+
 def appendix_rows(game, protocol, lang: str) -> list[dict]:
-    """The "why" of every row: each player's reasons for his delta."""
+    """The "why" of every row (the last MAX_APPENDIX): each player's reasons for his delta."""
     out = []
-    for row in protocol.rows:
+    for row in protocol.rows[-MAX_APPENDIX:]:
         lines = [{"seat": s, "name": game.players[s], "text": "; ".join(reasons)}
                  for s, reasons in enumerate(row.why_text(lang)) if reasons]
         out.append({"n": row.n, "lines": lines})
@@ -191,6 +197,8 @@ def sheet_context(game, protocol, *, lang: str = "ru", landscape: bool = False,
         "winner": game.players[protocol.winner] if protocol.winner is not None else None,
         "chart": Markup(totals_svg(game, protocol, lang)),
         "appendix": appendix_rows(game, protocol, lang) if appendix else None,
+        "appendix_cut": (t["why_cut"].format(n=MAX_APPENDIX)
+                         if appendix and len(protocol.rows) > MAX_APPENDIX else ""),
     }
 
 

@@ -10,7 +10,9 @@ restored.  Scores are never stored: they are derived by replaying the records.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -128,6 +130,33 @@ def new_generation(db: Database) -> str:
         db.execute("insert or replace into meta (key, value) values ('generation', ?)",
                    [value])
     return value
+
+
+class HeldError(Exception):
+    """The database is held by another process (a running server, or a restore)."""
+
+
+def lock_path(path: str | Path) -> Path:
+    """The advisory lock file beside a database file."""
+    return Path(f"{path}.lock")
+
+
+def hold(path: str | Path, *, exclusive: bool) -> int:
+    """Take the database's advisory lock without waiting; return the open descriptor.
+
+    A server holds it shared for its whole life (several servers may share a file);
+    ``restore`` needs it exclusive, so it refuses while any server runs, and a server
+    cannot start in the middle of a restore. The kernel drops the lock when the process
+    dies, even on kill -9, so no stale lock file can block anybody.
+    """
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise HeldError(str(path)) from None
+    return fd
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,9 @@ from scorer.paths import database
 # A zip member larger than this is no game log (2000 deals are well under 1 MB).
 MAX_MEMBER_BYTES = 16 * 1024 * 1024
 MAX_MEMBERS = 10_000
+# All members together, counted from the zip's directory before anything is unpacked:
+# a small zip can claim gigabytes (a zip bomb).
+MAX_TOTAL_BYTES = 256 * 1024 * 1024
 TABLES = {"games", "deals", "revisions"}
 
 
@@ -166,33 +169,130 @@ def check_backup(path: Path) -> int:
             tables = ", ".join(sorted(missing))
             raise InputError(str(path), N_("not a scorer backup (no table {tables})"),
                              tables=tables)
+        check_schema_version(db, path)
         return db.execute("select count(*) from games").fetchone()[0]
     finally:
         db.close()
 
 
+def check_schema_version(db, path: Path) -> None:
+    """Refuse a backup whose schema has migrations this version does not know (a newer app)."""
+    known = {m.name for m in store.migrations._migrations}
+    applied = set()
+    if "_sqlite_migrations" in db.table_names():
+        applied = {r[0] for r in db.execute(
+            "select name from _sqlite_migrations where migration_set = ?",
+            [store.migrations.name]).fetchall()}
+    unknown = sorted(applied - known)
+    if unknown:
+        raise InputError(str(path), N_("written by a newer version of scorer (schema {names})"),
+                         names=", ".join(unknown))
+
+
+def reference_schema() -> dict[str, list[tuple]]:
+    """Columns (name, type, not null, primary key) of every table of a freshly made database."""
+    import tempfile
+
+    # A real file, not :memory:, so it is opened like every other database (WAL and all).
+    with tempfile.TemporaryDirectory() as folder:
+        db = store.connect(Path(folder) / "reference.sqlite")
+        try:
+            store.migrate(db)
+            return table_columns(db, db.table_names())
+        finally:
+            db.close()
+
+
+def table_columns(db, tables) -> dict[str, list[tuple]]:
+    """Columns (name, declared type, not null, primary key) of these tables."""
+    return {t: [(c[1], c[2].upper(), c[3], c[5]) for c in
+                db.execute(f"PRAGMA table_info([{t}])").fetchall()] for t in tables}
+
+
+# SQLite keeps whatever is stored, whatever the column says: a row whose value has the
+# wrong type would make every page of its game fail, so the restore refuses it instead.
+_STORAGE = {"INTEGER": "integer", "TEXT": "text"}
+
+
+def check_restored_schema(db, path: Path) -> None:
+    """Refuse a migrated copy whose tables, columns or stored values differ from the app's."""
+    expected = reference_schema()
+    found = table_columns(db, expected)
+    for table, columns in expected.items():
+        if found[table] != columns:
+            have = ", ".join(f"{c[0]} {c[1]}" for c in found[table]) or "-"
+            raise InputError(f"{path}: {table}", N_("not the scorer schema (columns: {have})"),
+                             have=have)
+        for name, kind, not_null, _pk in columns:
+            allowed = [_STORAGE.get(kind, "")] + ([] if not_null else ["null"])
+            marks = ",".join("?" * len(allowed))
+            bad = db.execute(f"select count(*) from [{table}] where typeof([{name}]) "
+                             f"not in ({marks})", allowed).fetchone()[0]
+            if bad:
+                raise InputError(f"{path}: {table}.{name}",
+                                 N_("{count} rows hold a value of the wrong type"), count=bad)
+    broken = db.execute("select count(*) from games where not json_valid(head)").fetchone()[0]
+    broken += db.execute("select count(*) from revisions"
+                         " where record is not null and not json_valid(record)").fetchone()[0]
+    if broken:
+        raise InputError(f"{path}: games.head", N_("{count} rows are not JSON"), count=broken)
+
+
+def prepared_copy(source: Path, part: Path) -> None:
+    """Copy a backup to part, then check, migrate and re-check it there (never in place)."""
+    copy_database(source, part)
+    db = store.connect(part)
+    try:
+        check_schema_version(db, part)
+        # A backup from an older version gets the current schema; migrating also gives the
+        # file a new database generation, so nothing cached from before the restore shows.
+        store.migrate(db)
+        check_restored_schema(db, source)
+        check_integrity(db, source)
+    finally:
+        db.close()
+
+
 def run_restore(args) -> int:
-    """Replace the instance's database with a backup, keeping a copy of the old one."""
+    """Replace the instance's database with a backup, keeping a copy of the old one.
+
+    The backup is copied to a ``.part`` file beside the database, checked and migrated
+    there, and only then renamed into place: on any refusal the live file is untouched.
+    """
+    lock = kept = None
     try:
         source = Path(args.backup)
         count = check_backup(source)
         target = database(args.instance)
         folder = target.parent
         folder.mkdir(parents=True, exist_ok=True)
-        kept = None
-        if target.is_file():
-            # Restoring over data by mistake must not lose it: keep what was there.
-            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
-            kept = new_file(str(folder / f"scorer-before-restore-{stamp}.sqlite"))
-            copy_database(target, kept)
-        copy_database(source, target)
-        db = store.connect(target)
         try:
-            store.migrate(db)  # a backup from an older version gets the current schema
+            lock = store.hold(target, exclusive=True)
+        except store.HeldError:
+            raise InputError("--instance", N_("a server is running on {path}; stop it first "
+                                              "(deals saved while restoring would be lost)"),
+                             path=target) from None
+        part = target.with_name(target.name + ".part")
+        for leftover in (part, Path(f"{part}-wal"), Path(f"{part}-shm")):
+            leftover.unlink(missing_ok=True)
+        try:
+            prepared_copy(source, part)
+            if target.is_file():
+                # Restoring over data by mistake must not lose it: keep what was there.
+                stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+                kept = new_file(str(folder / f"scorer-before-restore-{stamp}.sqlite"))
+                copy_database(target, kept)
+            # The live file's WAL belongs to the old content: none may survive the rename.
+            for stale in (Path(f"{target}-wal"), Path(f"{target}-shm")):
+                stale.unlink(missing_ok=True)
+            os.replace(part, target)
         finally:
-            db.close()
+            part.unlink(missing_ok=True)
     except (InputError, OSError, sqlite3.Error) as err:
         return fail("restore", err, args.lang)
+    finally:
+        if lock is not None:
+            os.close(lock)
     print(f"restore: {count} games restored from {source} into {target}")
     if kept:
         print(f"restore: the database that was there is kept as {kept}")
@@ -259,14 +359,27 @@ def read_documents(path: Path) -> list[tuple[str, bytes]]:
             members = [i for i in zf.infolist() if not i.is_dir()]
             if len(members) > MAX_MEMBERS:
                 raise InputError(str(path), N_("more than {max} files"), max=MAX_MEMBERS)
-            out = []
             for info in members:
                 if info.file_size > MAX_MEMBER_BYTES:
                     raise InputError(f"{path}: {info.filename}", N_("too large for a game log"))
-                out.append((info.filename, zf.read(info)))
-            return out
+            total = sum(i.file_size for i in members)
+            if total > MAX_TOTAL_BYTES:
+                raise InputError(str(path), N_("unpacks to {total} bytes, more than {max}"),
+                                 total=total, max=MAX_TOTAL_BYTES)
+            return [(info.filename, bounded_read(zf, info, path)) for info in members]
     except (zipfile.BadZipFile, RuntimeError, NotImplementedError) as exc:
         raise InputError(str(path), N_("unreadable zip ({error})"), error=exc) from None
+
+
+def bounded_read(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path) -> bytes:
+    """A member's bytes, never more than its stated size (a forged header cannot lie past
+    it: reading stops one byte beyond the limit)."""
+    limit = min(info.file_size, MAX_MEMBER_BYTES)
+    with zf.open(info) as member:
+        data = member.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(f"{path}: {info.filename}", N_("too large for a game log"))
+    return data
 
 
 def checked_log(name: str, raw: bytes) -> tuple[dict, list[dict]]:

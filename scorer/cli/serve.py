@@ -7,9 +7,29 @@ import os
 import socket
 import sys
 
-from scorer.paths import instance_folder
+from scorer.paths import database, instance_folder
 
 THREADS = 8
+
+# Waitress settings for a table app on a shared network. The body limit is the app's own
+# (MAX_CONTENT_LENGTH), so waitress refuses a huge upload before spooling it to /tmp;
+# a higher connection limit and a short idle timeout keep a crowd of trickling
+# connections from locking the tables out (channels idle this long are closed).
+CONNECTION_LIMIT = 1000
+CHANNEL_TIMEOUT = 20
+CLEANUP_INTERVAL = 5
+MAX_HEADER_BYTES = 64 * 1024
+
+
+def waitress_options() -> dict:
+    """The keyword arguments serve passes to waitress besides host and port."""
+    from scorer.web.app import MAX_CONTENT_LENGTH
+
+    return {"threads": THREADS, "ident": "scorer",
+            "max_request_body_size": MAX_CONTENT_LENGTH,
+            "max_request_header_size": MAX_HEADER_BYTES,
+            "connection_limit": CONNECTION_LIMIT, "channel_timeout": CHANNEL_TIMEOUT,
+            "cleanup_interval": CLEANUP_INTERVAL}
 
 
 def register(subparsers) -> None:
@@ -67,13 +87,23 @@ def run(args) -> int:
     # other command would pay for too, since the parser loads this module.
     from waitress import create_server
 
+    from scorer import store
     from scorer.web.app import create_app
 
+    path = database(args.instance)
+    try:
+        # Held (shared) until the process ends: `restore` refuses while it is held. Taken
+        # before the app migrates the file, so no start slips into a running restore.
+        lock = store.hold(path, exclusive=False)
+    except store.HeldError:
+        print(f"serve: --instance: a restore is running on {path}; "
+              "start the server when it has finished", file=sys.stderr)
+        return 2
     app = create_app()
+    app.config["DATABASE_LOCK"] = lock
     logging.basicConfig()  # waitress reports its warnings through logging
     try:
-        server = create_server(app, host=args.host, port=args.port, threads=THREADS,
-                               ident="scorer")
+        server = create_server(app, host=args.host, port=args.port, **waitress_options())
     except OSError as exc:
         print(f"serve: --port: cannot listen on {args.host}:{args.port} ({exc.strerror or exc})",
               file=sys.stderr)

@@ -19,6 +19,7 @@ RULE_TEXTS: dict[str, Text] = {
     "players.name": Text(N_("player names must be non-empty strings")),
     "players.long": Text(N_("a name is at most {max} characters")),
     "players.duplicate": Text(N_("player names must differ ({name!r} twice)")),
+    "text.hidden": Text(N_("must not hold control or format characters (found {char})")),
     "first_dealer.range": Text(N_("must be a seat from 0 to {max} (got {got})")),
     "agreements.unknown": Text(N_("unknown agreement {id!r}")),
     "agreements.preset": Text(N_("unknown preset {name!r}")),

@@ -14,6 +14,7 @@ from typing import Any
 
 from scorer.engine.catalog import Agreements, resolve_agreements
 from scorer.engine.errors import RuleError
+from scorer.engine.names import check_text, name_key
 
 FORMAT = "thousand-game/1"
 SUITS = ("hearts", "diamonds", "clubs", "spades")
@@ -287,14 +288,15 @@ def _players(value: Any) -> tuple[str, ...]:
         raise RuleError(None, "players", "type", expected="a list of names")
     if not 2 <= len(value) <= 4:
         raise RuleError(None, "players", "players.count", got=len(value))
-    names = []
+    names: list[str] = []
     for name in value:
         if not isinstance(name, str) or not name.strip():
             raise RuleError(None, "players", "players.name")
         name = name.strip()
         if len(name) > MAX_NAME:
             raise RuleError(None, "players", "players.long", max=MAX_NAME)
-        if name in names:
+        check_text("players", name)
+        if name_key(name) in {name_key(n) for n in names}:
             raise RuleError(None, "players", "players.duplicate", name=name)
         names.append(name)
     return tuple(names)
@@ -385,6 +387,8 @@ def parse_game(data: Any) -> Game:
     for key in META_KEYS:
         if data.get(key) is not None and not isinstance(data[key], str):
             raise RuleError(None, key, "type", expected="a string")
+        if data.get(key) is not None:
+            check_text(key, data[key])
         meta[key] = data.get(key)
     return Game(players=players, agreements=agreements, first_dealer=first, deals=deals, **meta)
 

@@ -7,8 +7,13 @@ forge the tokens or the host key it claims to hold.
 from __future__ import annotations
 
 import secrets
+import threading
+import time
+from collections import deque
 
-from flask import abort, current_app, session
+from flask import abort, current_app, request, session
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from scorer.store import GameRow
 from scorer.web.db import get_store
@@ -70,3 +75,58 @@ def game_for(token: str, *, edit: bool) -> GameRow:
     if row is None:
         abort(404)
     return row
+
+
+# -- floods: new games and imports from browsers without the host key ---------------
+
+# Per network address, over a sliding window (the app's config may change these): a
+# stranger on the Wi-Fi cannot fill the database or slow the host's list down.
+CREATE_WINDOW = 600  # seconds
+CREATE_PER_WINDOW = 20  # new games and imports together, per address
+MAX_GAMES_PER_BROWSER = 100  # games one browser may start or import in all
+_recent_lock = threading.Lock()
+
+
+def _recent() -> dict[str, deque[float]]:
+    """This app's creation times per address (one server process, forgotten on restart)."""
+    return current_app.extensions.setdefault("scorer_creations", {})
+
+
+def limits_on() -> bool:
+    """Whether creation is limited: always when serving; tests turn it on when they test it."""
+    return bool(current_app.config.get("CREATE_LIMITS", not current_app.testing))
+
+
+def creation_refusal() -> tuple[str, int] | None:
+    """Why this browser may not start or import a game now, and when to retry; None if it may."""
+    if is_host() or not limits_on():
+        return None
+    cap = current_app.config.get("MAX_GAMES_PER_BROWSER", MAX_GAMES_PER_BROWSER)
+    if int(session.get("made", 0)) >= cap:
+        return ngettext("This browser has started %(num)d game; ask the host for more.",
+                        "This browser has started %(num)d games; ask the host for more.",
+                        cap), 0
+    window = current_app.config.get("CREATE_WINDOW", CREATE_WINDOW)
+    limit = current_app.config.get("CREATE_PER_WINDOW", CREATE_PER_WINDOW)
+    now = time.monotonic()
+    with _recent_lock:
+        times = _recent().get(request.remote_addr or "", deque())
+        while times and times[0] <= now - window:
+            times.popleft()
+        if len(times) >= limit:
+            wait = int(times[0] + window - now) + 1
+            return _("Too many new games from this device; try again in %(s)d s.", s=wait), wait
+    return None
+
+
+def count_creation() -> None:
+    """Record that this browser started or imported a game (the host is not counted)."""
+    if is_host() or not limits_on():
+        return
+    session["made"] = int(session.get("made", 0)) + 1
+    now = time.monotonic()
+    with _recent_lock:
+        recent = _recent()
+        if len(recent) > 10_000:  # forget idle addresses rather than grow without end
+            recent.clear()
+        recent.setdefault(request.remote_addr or "", deque()).append(now)

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import gzip
+import logging
 import os
+import re
 import secrets
 from pathlib import Path
 
-from flask import Flask, abort, request
+from flask import Flask, abort, g, request
 from flask_wtf.csrf import CSRFProtect
 
-from scorer.engine import signed
-from scorer.marks import number
+from scorer.marks import number, signed
 from scorer.paths import DATABASE_NAME, data_dir, instance_folder
 from scorer.web import db, i18n
 
@@ -85,12 +86,64 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.before_request(guard_writes)
     app.after_request(safety_headers)
     app.after_request(compressed)
+    app.context_processor(lambda: {"csp_nonce": csp_nonce})
+    redact_token_logs(app)
     register_blueprints(app)
     return app
 
 
+# -- Content-Security-Policy and token-free logs (issue 9, item 7) ----------------------
+
+
+def csp_nonce() -> str:
+    """This response's nonce for the few inline <script> and <style> blocks."""
+    if "csp_nonce" not in g:
+        g.csp_nonce = secrets.token_hex(16)
+    return g.csp_nonce
+
+
+def content_security_policy() -> str:
+    """Only our own scripts and styles, plus inline blocks carrying this response's nonce;
+    nothing from elsewhere, no plugins, no framing, forms post only to us."""
+    nonce = f"'nonce-{csp_nonce()}'"
+    return ("default-src 'self'; "
+            f"script-src 'self' {nonce}; style-src 'self' {nonce}; "
+            "img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+            "form-action 'self'; frame-ancestors 'none'")
+
+
+_TOKEN_PATH = re.compile(r"/([gv])/[A-Za-z0-9_-]{16,}")
+
+
+def redacted(text: str) -> str:
+    """A log line with every /g/<token> or /v/<token> cut to /g/<…>."""
+    return _TOKEN_PATH.sub(r"/\1/<…>", text)
+
+
+class RedactTokens(logging.Filter):
+    """A logging filter that keeps game tokens out of log records (message and traceback)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record's text without tokens; never drop it."""
+        record.msg = redacted(record.getMessage())
+        record.args = None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = redacted(logging.Formatter().formatException(record.exc_info))
+        elif record.exc_text:
+            record.exc_text = redacted(record.exc_text)
+        return True
+
+
+def redact_token_logs(app: Flask) -> None:
+    """Flask logs 'Exception on /g/<token> [GET]': the token is a key to the game."""
+    app.logger.addFilter(RedactTokens())
+    for name in ("waitress", "waitress.queue"):
+        logging.getLogger(name).addFilter(RedactTokens())
+
+
 def safety_headers(response):
     """Links carry secret tokens: never send them on as a Referer; no framing, no sniffing."""
+    response.headers.setdefault("Content-Security-Policy", content_security_policy())
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")

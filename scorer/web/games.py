@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from scorer.engine import (
@@ -149,7 +149,11 @@ def create_from_form(form: NewGameForm, agreements, errors: dict[str, str]):
     except RuleError as err:
         errors["players" if err.field == "players" else err.field] = err.text(lang())
         return None
+    flood = access.creation_refusal()
+    if flood:
+        return too_many(*flood)
     row = get_store().create_game(head)
+    access.count_creation()
     access.remember(row.edit_token)
     return redirect(url_for("play.game", token=row.edit_token))
 
@@ -159,15 +163,27 @@ def import_game():
     """Create a game from an uploaded GAME-FORMAT file, refusing a bad one."""
     form = ImportForm()
     error = None
+    flood = access.creation_refusal()
+    if flood:
+        return too_many(*flood)
     if not form.validate():
         error = _("Choose a game file to import.")
     else:
         error, row = import_file(form.file.data.read())
         if row is not None:
+            access.count_creation()
             access.remember(row.edit_token)
             flash(_("Game imported."))
             return redirect(url_for("play.game", token=row.edit_token))
     return render_template("games/import.html", import_form=form, error=error), 422
+
+
+def too_many(text: str, retry: int):
+    """The 429 page for a browser that starts games too fast (or has started too many)."""
+    response = make_response(render_template("errors/error.html", code=429, text=text), 429)
+    if retry:
+        response.headers["Retry-After"] = str(retry)
+    return response
 
 
 def import_file(raw: bytes):

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import threading
+from collections import OrderedDict
 from urllib.parse import quote
 
 from flask import Response, abort, request
@@ -19,12 +22,13 @@ from scorer.web.logs import load
 def stem(row: GameRow) -> str:
     """A file name stem from the title, else the game number."""
     text = re.sub(r"[^\w-]+", "-", row.head.get("title") or "", flags=re.UNICODE).strip("-")
-    return text or f"game-{row.id}"
+    return text or f"thousand-{row.created[:10]}"  # no game number: ids are not public
 
 
 # Russian letters in Latin, for the plain-ASCII file name old clients fall back to.
 # Written as code points (а…е, ё, ж…я) so no Russian text lives outside the catalog.
-_ALPHABET = [chr(c) for c in range(0x430, 0x436)] + [chr(0x451)] + [chr(c) for c in range(0x436, 0x450)]
+_ALPHABET = ([chr(c) for c in range(0x430, 0x436)] + [chr(0x451)]
+             + [chr(c) for c in range(0x436, 0x450)])
 TRANSLIT = dict(zip(
     _ALPHABET,
     ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p",
@@ -69,15 +73,80 @@ def export_json(row: GameRow) -> Response:
     return response
 
 
+# A 2000-deal sheet takes WeasyPrint seconds of CPU and hundreds of MB: at most this many
+# render at once in a server; a request that cannot start within RENDER_WAIT seconds gets
+# 503 with Retry-After instead of holding one of waitress' few threads.
+MAX_RENDERS = 2
+RENDER_WAIT = 2.0
+RETRY_AFTER = 10
+_renders = threading.BoundedSemaphore(MAX_RENDERS)
+
+# Rendered sheets by content: the same log, language and options give the same bytes.
+CACHE_BYTES = 64 * 1024 * 1024
+_cache: OrderedDict[str, bytes] = OrderedDict()
+_cache_lock = threading.Lock()
+
+# Tests set this to a callable run while a render holds its slot (see tests/reliability).
+render_hook = None
+
+
+def sheet_key(log: dict, lang: str, landscape: bool, appendix: bool) -> str:
+    """The cache key: a digest of the whole log (so a restore or an edit is another
+    key, whatever the game id and version) and the options."""
+    body = json.dumps([log, lang, landscape, appendix], ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def cached(key: str) -> bytes | None:
+    """A cached sheet, freshly used, or None."""
+    with _cache_lock:
+        data = _cache.get(key)
+        if data is not None:
+            _cache.move_to_end(key)
+        return data
+
+
+def keep(key: str, data: bytes) -> None:
+    """Cache a sheet, dropping the least recently used beyond CACHE_BYTES."""
+    with _cache_lock:
+        _cache[key] = data
+        while sum(map(len, _cache.values())) > CACHE_BYTES and len(_cache) > 1:
+            _cache.popitem(last=False)
+
+
+def rendered(game, key: str, **options) -> bytes | None:
+    """The sheet from the cache, else rendered within the limit; None when all slots are busy."""
+    data = cached(key)
+    if data is not None:
+        return data
+    if not _renders.acquire(timeout=RENDER_WAIT):
+        return None
+    try:
+        data = cached(key)  # rendered by another request while this one waited
+        if data is None:
+            if render_hook is not None:
+                render_hook()
+            data = sheet.render_sheet(game, **options)
+            keep(key, data)
+        return data
+    finally:
+        _renders.release()
+
+
 def pdf(row: GameRow) -> Response:
-    """The PDF sheet of a game whose log replays."""
+    """The PDF sheet of a game whose log replays (cached; at most MAX_RENDERS at once)."""
     loaded = load(row)
     if loaded.game is None:
         abort(404, _("The printable sheet is not available."))
-    data = sheet.render_sheet(
-        loaded.game, lang=lang(), landscape=request.args.get("landscape") == "1",
-        appendix=request.args.get("appendix") == "1",
-    )
+    options = {"lang": lang(), "landscape": request.args.get("landscape") == "1",
+               "appendix": request.args.get("appendix") == "1"}
+    key = sheet_key(game_to_json(loaded.game), **options)
+    data = rendered(loaded.game, key, **options)
+    if data is None:
+        response = Response(_("Other sheets are being printed; try again in a few seconds."),
+                            status=503, mimetype="text/plain")
+        response.headers["Retry-After"] = str(RETRY_AFTER)
+        return response
     response = Response(data, mimetype="application/pdf")
     response.headers["Content-Disposition"] = attachment(
         f"{stem(row)}.pdf", fallback_name(row, "pdf")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from phone_browser import HOST_KEY, score
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -111,8 +112,8 @@ def test_whole_game_on_a_phone(live_server, phone):
     me.type("#points_1", "10")
     me.type("#points_2", "10")
     me.tap(".seat[data-seat='0'] label.suit-hearts")
-    page.wait_for_function(
-        "document.querySelector(\".pv-delta[data-seat='0']\").textContent.trim() === '+140'")
+    # A locator wait, not wait_for_function: the page's CSP forbids evaluating strings.
+    expect(page.locator(".pv-delta[data-seat='0']")).to_have_text("+140")
     assert page.input_value("#points_0") == "100"  # filled as 120 minus the others
     # The script writes a negative total with a real minus sign, as the server does.
     assert page.locator(".pv-score[data-seat='2']").inner_text() == "→ \u2212410"

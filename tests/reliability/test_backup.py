@@ -243,3 +243,232 @@ def test_server_pdf_and_backup_find_the_same_database(tmp_path, monkeypatch):
     assert instance_folder(tmp_path / "flag") == tmp_path / "flag"
     app = create_app({"TESTING": True, "SECRET_KEY": "s", "HOST_KEY": "h"})
     assert app.config["DATABASE"] == str(database())
+
+
+def small_instance(folder: Path) -> Path:
+    """An instance with one game of three deals; its database file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    db = store.connect(folder / "scorer.sqlite")
+    store.migrate(db)
+    store.Store(db).create_game(HEAD, [pattern(i) for i in range(3)])
+    db.close()
+    return folder / "scorer.sqlite"
+
+
+def edited_backup(path: Path, *sql: str) -> Path:
+    """A sound backup of a small instance, then changed by these statements."""
+    small_instance(path.parent / "source")
+    assert scorer("backup", path, "--instance", path.parent / "source").returncode == 0
+    conn = sqlite3.connect(path)
+    for statement in sql:
+        conn.execute(statement)
+    conn.commit()
+    conn.close()
+    return path
+
+
+WRONG_COLUMNS = (
+    "create table games (id integer primary key, name text)",
+    "create table deals (id integer primary key, x text)",
+    "create table revisions (id integer primary key, y text)",
+    "create table _sqlite_migrations (id integer primary key, migration_set text, name text,"
+    " applied_at text)",
+    "insert into _sqlite_migrations (migration_set, name, applied_at)"
+    " values ('scorer', 'm001_games_and_deals', '2026')",
+    "insert into games values (1, 'x')",
+)
+
+
+@pytest.mark.parametrize("case, make, words", [
+    ("wrong columns", lambda p: _raw_database(p, *WRONG_COLUMNS),
+     ["games", "not the scorer schema"]),
+    ("same names, no migrations", lambda p: _raw_database(p, *WRONG_COLUMNS[:3]),
+     ["already exists"]),
+    ("wrong types", lambda p: edited_backup(p, "update games set version = 'four'"),
+     ["games.version", "wrong type"]),
+    ("head not JSON", lambda p: edited_backup(p, "update games set head = '{oops'"),
+     ["games.head", "not JSON"]),
+    ("future schema", lambda p: edited_backup(
+        p, "insert into _sqlite_migrations (migration_set, name, applied_at)"
+           " values ('scorer', 'm999_from_the_future', '2030')"),
+     ["newer version", "m999_from_the_future"]),
+    ("damaged index", lambda p: _damaged_index(edited_backup(p)), ["integrity check failed"]),
+])
+def test_a_refused_restore_leaves_the_live_database_untouched(tmp_path, case, make, words):
+    """Wrong columns, wrong types, a newer schema or a damaged file: exit 2, live file as it was,
+    no .part left, and the app still serves the old games."""
+    live = small_instance(tmp_path / "live")
+    before = live.read_bytes()
+    bad = make(tmp_path / "bad" / "backup.sqlite")
+    refused(scorer("restore", bad, "--instance", tmp_path / "live", "--lang", "en"), *words)
+    assert live.read_bytes() == before
+    assert not list((tmp_path / "live").glob("*.part*"))
+    assert not list((tmp_path / "live").glob("scorer-before-restore-*"))
+    from scorer import create_app
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "live"),
+                      "SECRET_KEY": "s", "HOST_KEY": "h"})
+    client = app.test_client()
+    assert client.get("/?key=h").status_code == 302
+    assert "Борис" in client.get("/").get_data(as_text=True)
+
+
+def _raw_database(path: Path, *sql: str) -> Path:
+    """An SQLite file made of these statements only."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path)
+    for statement in sql:
+        conn.execute(statement)
+    conn.commit()
+    conn.close()
+    return path
+
+
+def _damaged_index(path: Path) -> Path:
+    """Make the edit-token index index the view tokens: every read still works, but lookups
+    by edit token find nothing; only SQLite's integrity check sees it."""
+    conn = sqlite3.connect(path)
+    name = conn.execute("select name from sqlite_master where type = 'index' and tbl_name ="
+                        " 'games' and sql like '%(\"edit_token\")%'").fetchone()[0]
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute("update sqlite_master set sql = replace(sql, ?, ?) where name = ?",
+                 ['("edit_token")', '("view_token")', name])
+    conn.commit()
+    conn.close()
+    check = sqlite3.connect(path)
+    try:
+        assert check.execute("PRAGMA integrity_check").fetchone()[0] != "ok"
+        assert check.execute("select count(*) from games").fetchone()[0] == 1
+    finally:
+        check.close()
+    return path
+
+
+def test_restore_is_refused_while_a_server_holds_the_database(tmp_path):
+    """A running server holds the database's lock: restore refuses and changes nothing; once
+    the server is gone the same restore works."""
+    from reliability_rig import Server
+
+    live = small_instance(tmp_path / "live")
+    assert scorer("backup", tmp_path / "b.sqlite", "--instance", tmp_path / "live").returncode == 0
+    server = Server(tmp_path / "live").start()
+    try:
+        before = live.read_bytes()
+        refused(scorer("restore", tmp_path / "b.sqlite", "--instance", tmp_path / "live",
+                       "--lang", "en"), "restore: --instance:", "a server is running")
+        assert live.read_bytes() == before
+    finally:
+        server.kill()
+    done = scorer("restore", tmp_path / "b.sqlite", "--instance", tmp_path / "live")
+    assert done.returncode == 0, done.stderr
+
+
+def test_serve_refuses_to_start_during_a_restore(tmp_path):
+    """While a restore holds the lock, serve exits 2 with one line instead of migrating."""
+    live = small_instance(tmp_path / "live")
+    fd = store.hold(live, exclusive=True)
+    try:
+        refused(scorer("serve", "--port", "0", "--host", "127.0.0.1",
+                       "--instance", tmp_path / "live"), "serve: --instance:", "restore")
+    finally:
+        import os as _os
+        _os.close(fd)
+
+
+def test_backup_add_restore_delete_shows_only_the_restored_state(tmp_path):
+    """Back up, add a deal, restore, then delete the added deal from a stale page: no 500,
+    the pages and the export show exactly the backed-up deals."""
+    from reliability_rig import Phone
+
+    from scorer import create_app
+
+    folder = tmp_path / "live"
+    phone = Phone(create_app({"TESTING": True, "INSTANCE_PATH": str(folder),
+                              "SECRET_KEY": "s", "HOST_KEY": "h"}))
+    game = phone.new_game()
+    phone.deal(game, action="redeal")
+    assert scorer("backup", tmp_path / "b.sqlite", "--instance", folder).returncode == 0
+    phone.deal(game, action="redeal")
+    stale_ids = phone.slot_ids(game)
+    stale_form = phone.form(f"{game}/deal/{max(stale_ids)}")
+    assert len(stale_ids) == 2
+    done = scorer("restore", tmp_path / "b.sqlite", "--instance", folder)
+    assert done.returncode == 0, done.stderr
+    # The same app and browser: whatever it cached before the restore must not show.
+    r = phone.client.post(f"{game}/deal/{max(stale_ids)}/delete", data=stale_form)
+    assert r.status_code in (404, 409, 422), r.status_code
+    assert len(phone.slot_ids(game)) == 1
+    exported = phone.client.get(game + "/export.json")
+    assert exported.status_code == 200
+    assert [d["type"] for d in exported.get_json()["deals"]] == ["redeal"]
+    view = phone.view_path(game)
+    assert phone.totals(view) == phone.totals(game)
+    assert phone.client.get(view + "/export.json").get_json()["deals"] == [{"type": "redeal"}]
+    assert phone.client.get(game + "/sheet.pdf").status_code == 200
+
+
+def test_a_zip_bomb_is_refused_before_it_is_unpacked(tmp_path):
+    """A small zip whose members unpack to 270 MB: refused from its directory, the import
+    stays far below that in memory, and nothing is added."""
+    import resource
+
+    bomb = tmp_path / "bomb.zip"
+    zeros = b"0" * (1024 * 1024)
+    with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for i in range(18):
+            with zf.open(f"game-{i}.json", "w") as member:
+                for _ in range(15):
+                    member.write(zeros)
+    assert bomb.stat().st_size < 2 * 1024 * 1024
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    refused(scorer("import", bomb, "--instance", tmp_path / "a", "--lang", "en"),
+            "bomb.zip", "unpacks to")
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    assert max(before, peak_kb) < 200 * 1024, peak_kb
+    assert not (tmp_path / "a" / "scorer.sqlite").exists()
+
+
+def test_a_zip_member_larger_than_its_header_says_is_refused(tmp_path):
+    """A member whose directory entry claims 100 bytes but unpacks to megabytes is cut off
+    at its stated size and refused."""
+    forged = tmp_path / "forged.zip"
+    with zipfile.ZipFile(forged, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("game.json", b" " * (8 * 1024 * 1024))
+    data = bytearray(forged.read_bytes())
+    # The central directory's uncompressed size (offset 24 in the entry) says 100 bytes.
+    central = data.rfind(b"PK\x01\x02")
+    data[central + 24:central + 28] = (100).to_bytes(4, "little")
+    local = data.find(b"PK\x03\x04")
+    data[local + 22:local + 26] = (100).to_bytes(4, "little")
+    forged.write_bytes(bytes(data))
+    refused(scorer("import", forged, "--instance", tmp_path / "a", "--lang", "en"), "forged.zip")
+    assert not (tmp_path / "a" / "scorer.sqlite").exists()
+
+
+def test_after_a_restore_the_same_version_with_other_deals_is_not_served_stale(tmp_path):
+    """Back up at version v, add deal A (v+1), restore (v), add another deal B (v+1 again):
+    the same app must show B, not its cached replay, page or ETag of A."""
+    if not hasattr(store.Store, "generation"):
+        pytest.skip("needs the database generation the caches are keyed by (helper perf)")
+    from reliability_rig import Phone
+
+    from scorer import create_app
+
+    folder = tmp_path / "live"
+    phone = Phone(create_app({"TESTING": True, "INSTANCE_PATH": str(folder),
+                              "SECRET_KEY": "s", "HOST_KEY": "h"}))
+    game = phone.new_game()
+    view = phone.view_path(game)
+    assert scorer("backup", tmp_path / "b.sqlite", "--instance", folder).returncode == 0
+    phone.deal(game, action="adjustment", player="0", amount="50", reason="other")
+    assert phone.totals(game)[0] == 50
+    before = phone.client.get(view)
+    tag = before.headers.get("ETag")
+    assert scorer("restore", tmp_path / "b.sqlite", "--instance", folder).returncode == 0
+    phone.deal(game, action="adjustment", player="0", amount="70", reason="other")
+    assert phone.totals(game)[0] == 70
+    assert phone.totals(view)[0] == 70
+    if tag:
+        again = phone.client.get(view, headers={"If-None-Match": tag})
+        assert again.status_code == 200 and phone.totals(view)[0] == 70
+    exported = phone.client.get(game + "/export.json").get_json()
+    assert [d.get("amount") for d in exported["deals"]] == [70]

@@ -151,3 +151,68 @@ def test_the_store_refuses_a_2001st_deal_itself(app):
         assert len(st.records(game.id)) == 2000
     finally:
         db.close()
+
+
+HIDDEN = ["\u202e", "\u200b", "\x00", "\x1b", "\n", "\u2066", "\ufeff", "\u2028"]
+
+
+@pytest.mark.parametrize("char", HIDDEN)
+def test_hidden_characters_are_refused_in_names_and_titles(app, char):
+    """A control or format character (U+202E, zero-width space, NUL, ESC, newline...) in a
+    name or title is refused, in the form and on import; nothing is stored."""
+    phone = Phone(app)
+    code = f"U+{ord(char):04X}"
+    for fields in ({"name0": f"Вася{char}05", "name1": "Борис"},
+                   {"name0": "Аня", "name1": "Борис", "title": f"Пят{char}ница"}):
+        r = new_game(phone, **fields)
+        assert r.status_code == 422, fields
+        assert any(code in e for e in errors(r)), errors(r)
+    for log in ({**HEAD, "players": ["Аня", f"Б{char}орис"], "deals": []},
+                {**HEAD, "title": f"x{char}y", "deals": []},
+                {**HEAD, "notes": f"x{char}y" if char != "\n" else "\u202e", "deals": []}):
+        r = import_log(phone, log)
+        assert r.status_code == 422, log
+        assert any("управляющих" in e for e in errors(r)), errors(r)
+    assert game_count(app) == 0
+
+
+def test_notes_may_hold_line_breaks(app):
+    """A note of several lines is still a note."""
+    assert import_log(Phone(app), {**HEAD, "notes": "первая\nвторая\tстрока",
+                                   "deals": []}).status_code == 302
+
+
+@pytest.mark.parametrize("twin, name", [("Аня\u200b", "Аня"), ("Ａnna", "Anna"),
+                                        ("Аня\u00ad", "Аня")])
+def test_names_that_look_the_same_are_duplicates(app, twin, name):
+    """«Аня» and «Аня» with a zero-width space, a soft hyphen or a full-width letter are the
+    same name (NFKC, hidden characters removed): refused on import."""
+    from scorer.engine import RuleError, parse_game
+
+    with pytest.raises(RuleError):
+        parse_game({**HEAD, "players": [name, twin], "deals": []})
+    from scorer.engine.names import name_key
+    assert name_key(twin) == name_key(name)
+    assert game_count(app) == 0
+
+
+@pytest.mark.parametrize("huge", [10**400, -(10**400), 10**5000, -(10**5000) + 7],
+                         ids=["1e400", "-1e400", "1e5000", "-1e5000"])
+def test_the_chart_and_number_formatting_cannot_fail_on_huge_numbers(huge):
+    """Whatever the engine lets through (or an old database holds), the chart and every
+    number on a page or sheet are written without OverflowError or the int-to-str limit."""
+    import xml.etree.ElementTree as ET
+    from types import SimpleNamespace
+
+    from scorer.chart import totals_svg
+    from scorer.marks import number, signed
+
+    ag = {"barrel": True, "barrel_threshold": 880, "target": 1000}
+    game = SimpleNamespace(players=("Аня", "Борис"), agreements=ag)
+    rows = [SimpleNamespace(score=(huge, 5)), SimpleNamespace(score=(huge, -huge))]
+    svg = totals_svg(game, SimpleNamespace(rows=rows))
+    ET.fromstring(svg)
+    assert len(svg) < 20_000
+    for text in (number(huge), signed(huge), number(-huge)):
+        assert len(text) < 30 and "e" in text
+    assert number(-120) == "−120" and signed(20) == "+20" and number(0) == "0"

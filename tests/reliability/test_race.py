@@ -240,3 +240,47 @@ def test_deal_posted_after_someone_else_won_is_refused_not_dropped(app):
                                             "action": "redeal"})
     assert r.status_code == 409 and "Игра окончена" in r.get_data(as_text=True)
     assert stored(app, game) == before
+
+
+def test_a_write_that_passed_the_early_check_is_refused_inside_the_write_lock(
+        app, monkeypatch):
+    """Phone A's post is held after its replay (the early version check passed) until phone B
+    has saved: the check inside the write transaction must refuse A (409), store B once.
+    (The 200-deal race rarely hits this window; this interleaving is forced.)"""
+    from scorer.web import play
+
+    game = Phone(app).new_game()
+    a, b = Phone(app), Phone(app)
+    form_a, form_b = a.form(game + "/deal"), b.form(game + "/deal")
+    assert form_a["version"] == form_b["version"]
+    reached, go = threading.Event(), threading.Event()
+    original = play.checked_replay
+
+    def held(*args, **kwargs):
+        """Replay as usual; in phone A's thread, wait for B to save before writing."""
+        result = original(*args, **kwargs)
+        if threading.current_thread().name == "phone-a":
+            reached.set()
+            assert go.wait(60)
+        return result
+
+    monkeypatch.setattr(play, "checked_replay", held)
+    answers = {}
+
+    def post_a() -> None:
+        """Phone A's adjustment of -1."""
+        answers["a"] = a.client.post(game + "/deal", data={
+            **form_a, "action": "adjustment", "player": "0", "amount": "-1", "reason": "other"})
+
+    thread = threading.Thread(target=post_a, name="phone-a")
+    thread.start()
+    assert reached.wait(60)
+    r = b.client.post(game + "/deal", data={**form_b, "action": "adjustment", "player": "1",
+                                            "amount": "-2", "reason": "other"})
+    assert r.status_code == 302
+    go.set()
+    thread.join(60)
+    assert answers["a"].status_code == 409
+    assert STALE in answers["a"].get_data(as_text=True)
+    records, notes, version = stored(app, game)
+    assert [r["amount"] for r in records] == [-2] and notes == [["add"]] and version == 2

@@ -1,0 +1,86 @@
+"""``python -m scorer host-key``: show the host key, or replace it with ``--rotate``.
+
+The host key lives in the instance's config.py; a browser that opened the host link
+keeps a copy in its signed session cookie. Rotating writes a new key, so every browser
+holding the old one loses host rights (its game links keep working) once the server
+has been restarted.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import sys
+from pathlib import Path
+
+from scorer import store
+from scorer.paths import database, instance_folder
+
+_LINE = re.compile(r"^HOST_KEY\s*=.*$", re.MULTILINE)
+
+
+def register(subparsers) -> None:
+    """Add the ``host-key`` subcommand."""
+    p = subparsers.add_parser("host-key", help="show the host key, or --rotate it")
+    p.add_argument("--rotate", action="store_true",
+                   help="write a new host key: browsers holding the old one lose host rights")
+    p.add_argument("--instance", metavar="DIR",
+                   help="the app's data folder (default: $SCORER_INSTANCE or ./instance)")
+    p.set_defaults(func=run)
+
+
+def config_file(instance: str | None) -> Path:
+    """The instance's config.py, made with fresh keys if it is not there yet."""
+    from scorer.web.app import ensure_instance
+
+    folder = instance_folder(instance)
+    ensure_instance(str(folder))
+    return folder / "config.py"
+
+
+def rotate(config: Path) -> str:
+    """Replace HOST_KEY in config.py (atomically, keeping the other settings); return it."""
+    key = secrets.token_urlsafe(24)
+    text = config.read_text(encoding="utf-8")
+    line = f"HOST_KEY = {key!r}"
+    text = _LINE.sub(line, text, count=1) if _LINE.search(text) else f"{text}\n{line}\n"
+    part = config.with_name(config.name + ".part")
+    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+    os.replace(part, config)
+    return key
+
+
+def current(config: Path) -> str:
+    """The host key config.py holds."""
+    found = re.search(r"^HOST_KEY\s*=\s*['\"]([^'\"]+)['\"]", config.read_text("utf-8"),
+                      re.MULTILINE)
+    return found.group(1) if found else ""
+
+
+def server_running(instance: str | None) -> bool:
+    """True while a server holds the instance's database."""
+    try:
+        fd = store.hold(database(instance), exclusive=True)
+    except store.HeldError:
+        return True
+    os.close(fd)
+    return False
+
+
+def run(args) -> int:
+    """Print the host key; with --rotate write a new one first."""
+    config = config_file(args.instance)
+    if not args.rotate:
+        print(f"host-key: {current(config)}")
+        return 0
+    key = rotate(config)
+    print(f"host-key: new host key {key} written to {config}")
+    print("host-key: browsers that held the old key no longer manage every game; "
+          "open /?key=<new key> to become host again")
+    if server_running(args.instance):
+        print("host-key: a server is running on this instance: restart it to use the new key",
+              file=sys.stderr)
+    return 0
