@@ -334,6 +334,13 @@ class Store:
             for r in rows
         ]
 
+    def log(self, game_id: int) -> dict[str, Any]:
+        """The stored game as a docs/GAME-FORMAT.md log: its head and live records."""
+        row = self.game(game_id)
+        if row is None:
+            raise KeyError(game_id)
+        return {**row.head, "deals": self.records(game_id)}
+
     def records(self, game_id: int) -> list[dict]:
         """The game's live deal records in order (deleted ones left out)."""
         return [s.record for s in self.slots(game_id) if s.record is not None]

@@ -305,14 +305,13 @@ def game_logs(path: Path) -> list[tuple[int, dict]]:
     try:
         with st.snapshot():
             rows = sorted(st.games(None), key=lambda r: r.id)
-            return [(r.id, export_log(r.head, st.records(r.id))) for r in rows]
+            return [(r.id, export_log(st.log(r.id))) for r in rows]
     finally:
         st.db.close()
 
 
-def export_log(head: dict, records: list[dict]) -> dict:
-    """The GAME-FORMAT log of a stored game, normalised by the engine when it parses."""
-    log = {**head, "deals": records}
+def export_log(log: dict) -> dict:
+    """A stored game's GAME-FORMAT log, normalised by the engine when it parses."""
     try:
         return game_to_json(parse_game(log))
     except RuleError:

@@ -43,7 +43,7 @@ def _read_store(game_id: str, instance: str | None):
         row = games.game(int(game_id))
         if row is None:
             raise InputError("--game", N_("no game with id {id} in {path}"), id=game_id, path=path)
-        return parse_game({**row.head, "deals": games.records(row.id)})
+        return parse_game(games.log(row.id))
     finally:
         games.db.close()
 

@@ -14,7 +14,6 @@ from wtforms.validators import Length, Optional
 
 from scorer.engine import MAX_NAME
 
-MAX_PLAYERS = 4
 MIN_PLAYERS = 2
 
 

@@ -141,19 +141,17 @@ def replays() -> ReplayCache:
     return current_app.extensions.setdefault("scorer_replays", ReplayCache())
 
 
-def load(row: GameRow, *, replayed: bool = True) -> Loaded:
+def load(row: GameRow) -> Loaded:
     """Load a game's slots and replay them (an error is kept, not raised)."""
     st = get_store()
     with st.snapshot():  # the version and the slots from the same state of the file
         generation = st.generation()
         version = st.version(row.id)
         key = (generation, row.id, version)
-        cached = replays().get(key) if replayed else None
+        cached = replays().get(key)
         # A version names one exact list of slots too: a cached one reads no deals.
         slots = cached[3] if cached is not None and cached[3] is not None else (
             st.slots(row.id))
-    if not replayed:
-        return Loaded(row, version, slots, None, None, None, generation)
     if cached is None:
         records = [s.record for s in slots if s.record is not None]
         try:
@@ -233,8 +231,3 @@ def protocol_before(loaded: Loaded, index: int) -> Protocol:
     return chained(loaded.game.with_deals(loaded.game.deals[:index]), loaded.states,
                    index)[0]
 
-
-def winner_of(row: GameRow) -> int | None:
-    """The winning seat of a stored game, or None (also for an unreadable log)."""
-    loaded = load(row)
-    return loaded.protocol.winner if loaded.protocol else None

@@ -16,7 +16,7 @@ from scorer import pdf as sheet
 from scorer.engine import game_to_json
 from scorer.store import GameRow
 from scorer.web.i18n import lang
-from scorer.web.logs import load
+from scorer.web.logs import load, log_of
 
 
 def stem(row: GameRow) -> str:
@@ -61,10 +61,8 @@ def fallback_name(row: GameRow, ext: str) -> str:
 def export_json(row: GameRow) -> Response:
     """The game log (live deals) as a JSON download."""
     loaded = load(row)
-    if loaded.game is not None:
-        data = game_to_json(loaded.game)
-    else:
-        data = {**row.head, "deals": loaded.records}
+    # A log that no longer replays is still handed out exactly as stored.
+    data = game_to_json(loaded.game) if loaded.game else log_of(row, loaded.records)
     body = json.dumps(data, ensure_ascii=False, indent=1)
     response = Response(body, mimetype="application/json")
     response.headers["Content-Disposition"] = attachment(
