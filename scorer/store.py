@@ -174,7 +174,12 @@ class GameRow:
 
 @dataclass(frozen=True)
 class DealSlot:
-    """A deal's place in the game with its latest revision (record None = deleted)."""
+    """A deal's place in the game with its latest revision (record None = deleted).
+
+    ``id`` is the deal's slot number within its game (1, 2, … in the order recorded, kept
+    for ever, also when deals before it are deleted). The database's own row id never
+    leaves the store, so no link counts the deals of other games on the server.
+    """
 
     id: int
     seq: int
@@ -330,7 +335,7 @@ class Store:
             [game_id],
         )
         return [
-            DealSlot(r["id"], r["seq"], r["rev"], json.loads(r["record"]) if r["record"] else None)
+            DealSlot(r["seq"], r["seq"], r["rev"], json.loads(r["record"]) if r["record"] else None)
             for r in rows
         ]
 
@@ -345,11 +350,20 @@ class Store:
         """The game's live deal records in order (deleted ones left out)."""
         return [s.record for s in self.slots(game_id) if s.record is not None]
 
-    def history(self, deal_id: int) -> list[dict]:
-        """Every revision of one deal, oldest first."""
+    def _deal_id(self, game_id: int, slot: int) -> int:
+        """The row id of the game's deal slot (KeyError if the game has no such slot)."""
+        found = self.db.execute("select id from deals where game_id = ? and seq = ?",
+                                [game_id, slot]).fetchone()
+        if found is None:
+            raise KeyError(slot)
+        return int(found[0])
+
+    def history(self, game_id: int, slot: int) -> list[dict]:
+        """Every revision of one deal slot, oldest first."""
         rows = self._query(
-            "select rev, record, note, created from revisions where deal_id = ? order by rev",
-            [deal_id],
+            "select r.rev, r.record, r.note, r.created from revisions r"
+            " join deals d on d.id = r.deal_id where d.game_id = ? and d.seq = ? order by r.rev",
+            [game_id, slot],
         )
         return [
             {**r, "record": json.loads(r["record"]) if r["record"] else None} for r in rows
@@ -368,7 +382,7 @@ class Store:
             [game_id, top + 1, stamp],
         ).lastrowid
         self._insert_revision(deal_id, 1, record, "add", stamp)
-        return deal_id
+        return top + 1
 
     def _insert_revision(self, deal_id: int, rev: int, record: dict | None, note: str,
                          stamp: str) -> None:
@@ -387,33 +401,31 @@ class Store:
         self._insert_revision(deal_id, top + 1, record, note, stamp)
 
     def add_deal(self, game_id: int, record: dict) -> int:
-        """Append a deal record (call inside writing()); return its slot id."""
+        """Append a deal record (call inside writing()); return its slot number."""
         stamp = now()
-        deal_id = self._append(game_id, record, stamp)
+        slot = self._append(game_id, record, stamp)
         self.last_version = self._touch(game_id, stamp)
-        return deal_id
+        return slot
 
-    def revise_deal(self, game_id: int, deal_id: int, record: dict | None, note: str) -> None:
-        """Edit (record), delete (None) or restore a deal by adding a revision."""
+    def revise_deal(self, game_id: int, slot: int, record: dict | None, note: str) -> None:
+        """Edit (record), delete (None) or restore a deal slot by adding a revision."""
         stamp = now()
-        owner = self.db.execute("select game_id from deals where id = ?", [deal_id]).fetchone()
-        if not owner or owner[0] != game_id:
-            raise KeyError(deal_id)
-        self._revise(deal_id, record, note, stamp)
+        self._revise(self._deal_id(game_id, slot), record, note, stamp)
         self.last_version = self._touch(game_id, stamp)
 
-    def last_records(self, deal_ids: list[int]) -> dict[int, dict]:
-        """The newest non-empty record of each of these deals, in one query."""
-        if not deal_ids:
+    def last_records(self, game_id: int, slots: list[int]) -> dict[int, dict]:
+        """The newest non-empty record of each of these deal slots, in one query."""
+        if not slots:
             return {}
-        marks = ",".join("?" * len(deal_ids))
+        marks = ",".join("?" * len(slots))
         rows = self.db.execute(
-            f"select r.deal_id, r.record from revisions r where r.deal_id in ({marks})"
-            " and r.rev = (select max(rev) from revisions q where q.deal_id = r.deal_id"
+            f"select d.seq, r.record from deals d join revisions r on r.deal_id = d.id"
+            f" where d.game_id = ? and d.seq in ({marks})"
+            " and r.rev = (select max(rev) from revisions q where q.deal_id = d.id"
             " and q.record is not null)",
-            list(deal_ids),
+            [game_id, *slots],
         ).fetchall()
-        return {deal_id: json.loads(record) for deal_id, record in rows}
+        return {slot: json.loads(record) for slot, record in rows}
 
     # -- cached totals (derived; a missing or old row is simply recomputed) ---
 
@@ -464,12 +476,13 @@ class Store:
         self.db.execute("insert or ignore into submissions (game_id, sid, created)"
                         " values (?, ?, ?)", [game_id, sid, now()])
 
-    def last_record(self, deal_id: int) -> dict | None:
-        """The newest non-empty record of a deal (what a restore brings back)."""
+    def last_record(self, game_id: int, slot: int) -> dict | None:
+        """The newest non-empty record of a deal slot (what a restore brings back)."""
         rows = self._query(
-            "select record from revisions where deal_id = ? and record is not null"
-            " order by rev desc limit 1",
-            [deal_id],
+            "select r.record from revisions r join deals d on d.id = r.deal_id"
+            " where d.game_id = ? and d.seq = ? and r.record is not null"
+            " order by r.rev desc limit 1",
+            [game_id, slot],
         )
         for r in rows:
             return json.loads(r["record"])

@@ -88,7 +88,7 @@ def context(row: GameRow, editable: bool, loaded: Loaded | None = None, *,
 
 def deleted_lookup(loaded: Loaded):
     """The record a restore brings back, by deleted slot id (one query for all of them)."""
-    return get_store().last_records([slot.id for slot in loaded.deleted]).get
+    return get_store().last_records(loaded.row.id, [slot.id for slot in loaded.deleted]).get
 
 
 def render(row: GameRow, editable: bool, etag: str | None = None,

@@ -307,7 +307,8 @@ def show_form(loaded: Loaded, setup, entry, slot_id, *, status: int = 200, previ
         wrong=[(deal_input.input_id(setup, f, seat), v) for (f, seat), v in entry.errors.items()
                if shown(f, seat)],
         focus=deal_input.first_wrong(setup, entry.errors, shown),
-        confirm=ConfirmForm(), history=get_store().history(slot_id) if slot_id else [],
+        confirm=ConfirmForm(),
+        history=get_store().history(loaded.row.id, slot_id) if slot_id else [],
         version=loaded.version, fresh=fresh,
     ), status
 
@@ -377,7 +378,7 @@ def change_slot(row, slot_id: int, note: str, base: int | None):
         else:
             if slot.record is not None:
                 return None
-            new_record = st.last_record(slot_id)
+            new_record = st.last_record(row.id, slot_id)
         records = [
             (new_record if s.id == slot_id else s.record)
             for s in before.slots

@@ -106,15 +106,16 @@ def test_view_link_cannot_post_anything(app):
 # -- existence ---------------------------------------------------------------
 
 
-def game_with_deal(app) -> tuple[Phone, str, str, int]:
-    """A game with one deal: (phone, edit path, view token, slot id)."""
+def game_with_deal(app, deals: int = 1) -> tuple[Phone, str, str, int]:
+    """A game with some redeals: (phone, edit path, view token, the newest deal's slot)."""
     phone = Phone(app)
     game = phone.new_game()
-    r = phone.client.post(game + "/deal", data={**phone.form(game + "/deal"),
-                                                "action": "redeal"})
-    assert r.status_code == 302
+    for _ in range(deals):
+        r = phone.client.post(game + "/deal", data={**phone.form(game + "/deal"),
+                                                    "action": "redeal"})
+        assert r.status_code == 302
     html = phone.client.get(game).get_data(as_text=True)
-    slot = int(re.search(re.escape(game) + r"/deal/(\d+)\"", html).group(1))
+    slot = max(int(n) for n in re.findall(re.escape(game) + r"/deal/(\d+)\"", html))
     return phone, game, token_of(phone.view_path(game)), slot
 
 
@@ -133,12 +134,12 @@ def same_answer(a, b, token_a: str, token_b: str) -> bool:
 
 def test_unknown_and_not_yours_look_the_same_everywhere(app):
     """An unknown token and another game's deal answer the same 404 everywhere."""
-    _owner, game, view, slot = game_with_deal(app)
+    _owner, game, view, slot = game_with_deal(app, deals=2)
     edit = token_of(game)
     stranger = app.test_client()
     made_up = secrets.token_urlsafe(24)
-    # A second game with a deal of its own: its token with the first game's slot id is
-    # "not yours", and must answer exactly as a slot that does not exist at all.
+    # A second game with one deal of its own: its token with the first game's second deal
+    # is "not yours", and must answer exactly as a slot that does not exist at all.
     _other, second, _second_view, own_slot = game_with_deal(app)
     mine = token_of(second)
     missing = own_slot + slot + 1000
@@ -378,3 +379,11 @@ def test_requests_over_the_size_limit_are_refused_with_413(app, where):
         assert (st.slots(1), len(st.games(None))) == before
     finally:
         st.db.close()
+
+
+def test_deal_links_count_only_their_own_game(app):
+    """Deal links are numbered within their game: they do not tell how many deals the
+    server holds (the database's row ids never leave the store)."""
+    slots = [game_with_deal(app, deals=n)[3] for n in (3, 1, 2)]
+    assert slots == [3, 1, 2]
+

@@ -22,7 +22,7 @@ def stored(app, game: str):
     try:
         st = store.Store(db)
         row = st.game_by_edit_token(game.rsplit("/", 1)[1])
-        notes = [[h["note"] for h in st.history(s.id)] for s in st.slots(row.id)]
+        notes = [[h["note"] for h in st.history(row.id, s.id)] for s in st.slots(row.id)]
         return st.records(row.id), notes, st.version(row.id)
     finally:
         db.close()

@@ -47,9 +47,9 @@ def test_edit_and_delete_add_revisions_and_restore_brings_back(st):
                                    "reason": "other"}, "edit")
     st.revise_deal(game.id, deal, None, "delete")
     assert st.records(game.id) == []
-    assert st.last_record(deal)["type"] == "adjustment"
-    st.revise_deal(game.id, deal, st.last_record(deal), "restore")
-    history = st.history(deal)
+    assert st.last_record(game.id, deal)["type"] == "adjustment"
+    st.revise_deal(game.id, deal, st.last_record(game.id, deal), "restore")
+    history = st.history(game.id, deal)
     assert [h["note"] for h in history] == ["add", "edit", "delete", "restore"]
     assert history[0]["record"] == {"type": "redeal"}
     assert st.game(game.id).version == 5
