@@ -183,11 +183,11 @@ def guard_writes() -> None:
 
 def register_blueprints(app: Flask) -> None:
     """Attach one blueprint per feature."""
-    from scorer.web import errors, games, play, rules_sheet, site, view
+    from scorer.web import errors, games, play, read_only, rules_sheet, site
 
     app.register_blueprint(site.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(play.bp)
-    app.register_blueprint(view.bp)
+    app.register_blueprint(read_only.bp)
     app.register_blueprint(rules_sheet.bp)
     errors.init_app(app)

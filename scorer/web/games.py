@@ -23,7 +23,7 @@ from scorer.web.agreement_form import loc
 from scorer.web.db import get_store
 from scorer.web.forms import MIN_PLAYERS, ImportForm, NewGameForm
 from scorer.web.i18n import lang
-from scorer.web.logs import load
+from scorer.web.replay_cache import load
 
 bp = Blueprint("games", __name__)
 

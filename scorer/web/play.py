@@ -17,11 +17,18 @@ from markupsafe import Markup
 
 from scorer.engine import RuleError
 from scorer.store import LimitError, StaleError
-from scorer.web import access, deal_input, game_page, sheet_files, view
+from scorer.web import access, deal_input, downloads, page_cache, page_model
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
 from scorer.web.i18n import lang
-from scorer.web.logs import Loaded, load, protocol_before, remember_replay, rescore, score_candidate
+from scorer.web.replay_cache import (
+    Loaded,
+    load,
+    protocol_before,
+    remember_replay,
+    rescore,
+    score_candidate,
+)
 
 bp = Blueprint("play", __name__, url_prefix="/g")
 
@@ -73,15 +80,15 @@ def edit_row(token: str):
 def game(token: str):
     """The game page with totals, state, protocol and the scorekeeper's buttons."""
     row = edit_row(token)
-    return view.cached_page(row, True, lambda loaded, _tag: render_template(
+    return page_cache.cached_page(row, True, lambda loaded, _tag: render_template(
         "game/page.html", confirm=ConfirmForm(),
-        **game_page.context(row, True, loaded).variables()))
+        **page_model.context(row, True, loaded).variables()))
 
 
 @bp.get("/<token>/why/<int:n>")
 def why(token: str, n: int):
     """Why every number of protocol row n is what it is (the link behind each number)."""
-    return game_page.why_page(edit_row(token), n, editable=True)
+    return page_model.why_page(edit_row(token), n, editable=True)
 
 
 def setup_of(loaded: Loaded, slot_id: int | None = None) -> deal_input.Setup:
@@ -243,7 +250,7 @@ def refuse_stale(loaded: Loaded, slot_id: int | None, base: int | None):
     setup = setup_of(loaded, slot_id)
     _action, entry = deal_input.read(setup, request.form, request.form.getlist)
     entry.errors[("stale", None)] = text
-    fresh = game_page.context(loaded.row, editable=True, loaded=loaded, banner=False)
+    fresh = page_model.context(loaded.row, editable=True, loaded=loaded, banner=False)
     return show_form(loaded, setup, entry, slot_id, status=409, fresh=fresh)
 
 
@@ -300,7 +307,7 @@ def show_form(loaded: Loaded, setup, entry, slot_id, *, status: int = 200, previ
     shown = functools.partial(beside, setup)
     return render_template(
         "game/deal.html", row=loaded.row, setup=setup, entry=entry, slot_id=slot_id,
-        players=players, colours=game_page.colours(len(players)), preview=preview,
+        players=players, colours=page_model.colours(len(players)), preview=preview,
         deal_no=(live_index(loaded, slot_id) + 1) if slot_id else len(loaded.records) + 1,
         signs=deal_input.SUIT_SIGNS, reasons=deal_input.ADJUST_REASONS,
         top_errors=[v for (f, seat), v in entry.errors.items() if not shown(f, seat)],
@@ -421,7 +428,7 @@ def slot_change(token: str, slot_id: int, note: str):
 def after_change(row, error: str | None, status: int = 422):
     """Back to the game page, or the (fresh) page with the refusal on top."""
     if error:
-        page = game_page.context(row, editable=True, banner=False)
+        page = page_model.context(row, editable=True, banner=False)
         return render_template("game/page.html", confirm=ConfirmForm(), refusal=error,
                                **page.variables()), status
     return redirect(landing(row))
@@ -465,10 +472,10 @@ def share(token: str):
 @bp.get("/<token>/export.json")
 def export(token: str):
     """The game log as GAME-FORMAT JSON."""
-    return sheet_files.export_json(edit_row(token))
+    return downloads.export_json(edit_row(token))
 
 
 @bp.get("/<token>/sheet.pdf")
 def sheet(token: str):
     """The printable protocol sheet."""
-    return sheet_files.pdf(edit_row(token))
+    return downloads.pdf(edit_row(token))

@@ -7,7 +7,7 @@ from flask import Blueprint, render_template
 from scorer.engine import catalog
 from scorer.web import access, agreement_form
 from scorer.web.agreement_form import label_of, loc
-from scorer.web.logs import load
+from scorer.web.replay_cache import load
 
 bp = Blueprint("rules_sheet", __name__)
 

@@ -8,7 +8,7 @@ import re
 
 from reliability_rig import Phone
 
-from scorer.web import game_page
+from scorer.web import page_model
 
 
 def every_page(app) -> tuple[Phone, list[str]]:
@@ -54,7 +54,7 @@ def test_an_exception_log_does_not_carry_the_token(app, monkeypatch, caplog):
         """Fail the way a bug would, with the path in the message."""
         raise RuntimeError(f"boom while showing {game}")
 
-    monkeypatch.setattr(game_page, "context", broken)
+    monkeypatch.setattr(page_model, "context", broken)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     with caplog.at_level(logging.ERROR):
         assert phone.client.get(game).status_code == 500

@@ -9,7 +9,7 @@ from reliability_rig import HEAD, Phone, pattern
 
 from scorer import pdf as sheet
 from scorer.engine import parse_game, replay
-from scorer.web import sheet_files
+from scorer.web import downloads
 
 
 def slow_renders(monkeypatch):
@@ -26,10 +26,10 @@ def slow_renders(monkeypatch):
             calls.append(1)
         assert release.wait(60)
 
-    monkeypatch.setattr(sheet_files, "render_hook", hook)
-    monkeypatch.setattr(sheet_files, "_renders", threading.BoundedSemaphore(2))
-    monkeypatch.setattr(sheet_files, "RENDER_WAIT", 0.2)
-    monkeypatch.setattr(sheet_files, "_cache", type(sheet_files._cache)())
+    monkeypatch.setattr(downloads, "render_hook", hook)
+    monkeypatch.setattr(downloads, "_renders", threading.BoundedSemaphore(2))
+    monkeypatch.setattr(downloads, "RENDER_WAIT", 0.2)
+    monkeypatch.setattr(downloads, "_cache", type(downloads._cache)())
     return started, release, calls
 
 

@@ -13,7 +13,7 @@ from webtable import csrf_of
 from scorer import store
 from scorer.cli import main as cli
 from scorer.web import db as web_db
-from scorer.web import logs
+from scorer.web import replay_cache
 
 
 def played(table, deals: int = 2) -> str:
@@ -177,8 +177,8 @@ def test_games_list_does_not_replay_games_it_has_totals_for(table, monkeypatch):
     first = table.client.get("/").get_data(as_text=True)
     score = re.search(r'class="list-score">[^<]*<', first).group(0)
     calls = []
-    real = logs.parsed_run
-    monkeypatch.setattr(logs, "parsed_run", lambda *a: calls.append(1) or real(*a))
+    real = replay_cache.parsed_run
+    monkeypatch.setattr(replay_cache, "parsed_run", lambda *a: calls.append(1) or real(*a))
     logs_cache = table.client.application.extensions["scorer_replays"]
     logs_cache.items.clear()  # as after a server restart
     html = table.client.get("/").get_data(as_text=True)

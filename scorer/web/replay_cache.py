@@ -1,4 +1,4 @@
-"""Game logs: turn stored rows into engine Games and replay them.
+"""The replay cache: stored rows turned into engine Games and Protocols, kept per version.
 
 The web layer never computes a score: it hands the records to the engine's
 ``replay`` and shows what comes back. It keeps the engine's end state of each cached

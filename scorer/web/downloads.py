@@ -16,7 +16,7 @@ from scorer import pdf as sheet
 from scorer.engine import game_to_json
 from scorer.store import GameRow
 from scorer.web.i18n import lang
-from scorer.web.logs import load, log_of
+from scorer.web.replay_cache import load, log_of
 
 
 def stem(row: GameRow) -> str:

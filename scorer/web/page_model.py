@@ -1,4 +1,4 @@
-"""The game page, shared by the scorekeeper's edit link and the read-only link."""
+"""The game page's view model (GamePage), shared by the edit link and the read-only link."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from markupsafe import Markup
 
 from scorer import chart, marks
 from scorer.store import GameRow
-from scorer.web import protocol_view
+from scorer.web import protocol_rows
 from scorer.web.db import get_store
 from scorer.web.i18n import lang
-from scorer.web.logs import Loaded, load
+from scorer.web.replay_cache import Loaded, load
 
 # The protocol shows this many rows, newest first; the rest come with ?rows=all.
 SHOWN_ROWS = 20
@@ -75,14 +75,14 @@ def context(row: GameRow, editable: bool, loaded: Loaded | None = None, *,
     if protocol is None:
         return page
     if protocol.winner is None:  # after the win nobody is "on the barrel" any more
-        page.barrel = protocol_view.barrel_marks(protocol)
-    page.legend = protocol_view.legend(loaded.game.agreements, len(players))
+        page.barrel = protocol_rows.barrel_marks(protocol)
+    page.legend = protocol_rows.legend(loaded.game.agreements, len(players))
     limit = None if (wants_all() if every_row is None else every_row) else SHOWN_ROWS
-    page.rows, page.hidden = protocol_view.recent_rows(
+    page.rows, page.hidden = protocol_rows.recent_rows(
         protocol, loaded.slots, limit, deleted_lookup(loaded) if editable else None)
     page.count = len(protocol.rows)
     if protocol.rows:
-        page.last = protocol_view.shown_row(protocol, len(protocol.rows) - 1)
+        page.last = protocol_rows.shown_row(protocol, len(protocol.rows) - 1)
     return page
 
 
@@ -107,4 +107,4 @@ def why_page(row: GameRow, n: int, editable: bool):
     players = row.head.get("players", [])
     return render_template("game/why.html", row=row, players=players, editable=editable,
                            colours=colours(len(players)),
-                           shown=protocol_view.shown_row(protocol, n - 1))
+                           shown=protocol_rows.shown_row(protocol, n - 1))

@@ -1,7 +1,4 @@
-"""The read-only link: the live protocol, polled with ETags; it can post nothing.
-
-Also the cache of rendered game pages (both links) and their opaque ETags.
-"""
+"""The cache of rendered game pages (both links) and their opaque ETags."""
 
 from __future__ import annotations
 
@@ -13,24 +10,19 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from flask import (
-    Blueprint,
     Response,
     current_app,
     g,
     make_response,
-    redirect,
     request,
     session,
-    url_for,
 )
 from flask_wtf.csrf import generate_csrf
 
-from scorer.web import access, game_page, sheet_files
+from scorer.web import access
 from scorer.web.db import get_store
 from scorer.web.i18n import lang
-from scorer.web.logs import Loaded, load
-
-bp = Blueprint("view", __name__, url_prefix="/v")
+from scorer.web.replay_cache import Loaded, load
 
 # Gzip level 6: about 3 ms for a 300 kB page, and a cached page is compressed only once;
 # 64 gzipped pages of a 1000-deal game take about 5 MB.
@@ -148,40 +140,3 @@ def page_response(entry: tuple[bytes, str | None]) -> Response:
     response = make_response(body)
     response.headers["Content-Encoding"] = "gzip"
     return response
-
-
-def view_row(token: str):
-    """The game behind a read-only token (an edit token is sent to its view link)."""
-    row = access.game_for(token, edit=False)
-    return row
-
-
-@bp.get("/<token>")
-def game(token: str):
-    """The live protocol; answers 304 when nothing changed since the last poll."""
-    row = view_row(token)
-    if token != row.view_token:
-        return redirect(url_for("view.game", token=row.view_token))
-    access.remember(token)
-    response = cached_page(row, False, lambda loaded, tag: game_page.render(
-        row, editable=False, etag=tag, loaded=loaded))
-    response.headers["X-Poll-Seconds"] = str(current_app.config["POLL_SECONDS"])
-    return response
-
-
-@bp.get("/<token>/why/<int:n>")
-def why(token: str, n: int):
-    """Why every number of protocol row n is what it is, read-only."""
-    return game_page.why_page(view_row(token), n, editable=False)
-
-
-@bp.get("/<token>/export.json")
-def export(token: str):
-    """The game log as GAME-FORMAT JSON."""
-    return sheet_files.export_json(view_row(token))
-
-
-@bp.get("/<token>/sheet.pdf")
-def sheet(token: str):
-    """The printable protocol sheet."""
-    return sheet_files.pdf(view_row(token))
