@@ -24,7 +24,8 @@ def stem(row: GameRow) -> str:
 
 # Russian letters in Latin, for the plain-ASCII file name old clients fall back to.
 # Written as code points (а…е, ё, ж…я) so no Russian text lives outside the catalog.
-_ALPHABET = [chr(c) for c in range(0x430, 0x436)] + [chr(0x451)] + [chr(c) for c in range(0x436, 0x450)]
+_ALPHABET = ([chr(c) for c in range(0x430, 0x436)] + [chr(0x451)]
+             + [chr(c) for c in range(0x436, 0x450)])
 TRANSLIT = dict(zip(
     _ALPHABET,
     ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p",
