@@ -326,6 +326,13 @@ def test_landscape_uses_the_width(browser, live_server):
         protocol = page.locator("#protocol").bounding_box()
         assert totals["x"] + totals["width"] <= protocol["x"], (totals, protocol)
         assert protocol["y"] < LANDSCAPE["height"], "the protocol starts on the first screen"
+        # Item 1 in landscape: «Записать кон» and the newest row on the first screen too.
+        record = page.locator("#record-deal").bounding_box()
+        assert record["y"] + record["height"] <= LANDSCAPE["height"], record
+        assert record["x"] + record["width"] <= protocol["x"], "beside the protocol"
+        newest = page.locator("#protocol tbody tr").first.bounding_box()
+        assert page.locator("#protocol tbody tr").first.get_attribute("id") == "row-28"
+        assert newest["y"] + newest["height"] <= LANDSCAPE["height"], newest
         page.screenshot(path="/tmp/screen-16-game.png")
         page.goto(game + "/deal")
         no_page_overflow(page)
