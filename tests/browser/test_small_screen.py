@@ -82,7 +82,9 @@ def test_cards_and_rows_fit_four_long_names_and_minus_1000(browser, live_server)
     """Item 11: four cards and every protocol row fit 390 px with «−1000» and «Александра»."""
     ctx, page = sized(browser, PHONE)
     try:
-        open_game(page, live_server, long_game())
+        log = long_game()
+        log["deals"][:0] = [{"type": "redeal"}] * 80  # three-digit deal numbers
+        open_game(page, live_server, log)
         assert totals(page) == [-1000] * 4
         no_page_overflow(page)
         cards = page.evaluate("""[...document.querySelectorAll('#totals .total')].map(c => {
@@ -104,6 +106,12 @@ def test_cards_and_rows_fit_four_long_names_and_minus_1000(browser, live_server)
             return [t.getBoundingClientRect().right, t.parentElement.clientWidth, t.scrollWidth,
                     t.parentElement.getBoundingClientRect().right]; })()""")
         assert table[0] <= table[3] + 0.5, f"the protocol is wider than the screen: {table}"
+        # «108 ✎» stays in its own column, clear of what was played.
+        numbers = page.evaluate("""[...document.querySelectorAll('#protocol td.n a.edit')]
+          .map(a => [a.innerText, a.getBoundingClientRect().right,
+                     a.closest('td').nextElementSibling.getBoundingClientRect().left])""")
+        assert numbers[0][0].startswith("108"), numbers[0]
+        assert all(right <= left + 0.5 for _, right, left in numbers), numbers[:3]
         # In every cell the total and its marks («—», «!», «✓») share one line.
         dropped = page.evaluate("""[...document.querySelectorAll('#protocol td.cell a.why')]
           .flatMap(s => {
