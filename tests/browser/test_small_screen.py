@@ -129,8 +129,9 @@ def test_cards_and_rows_fit_four_long_names_and_minus_1000(browser, live_server)
         ctx.close()
 
 
-SMALL_TARGETS = """() => [...document.querySelectorAll('main a, main button, main summary')]
-  .filter(e => e.offsetParent !== null && !e.closest('.sr-only'))
+SMALL_TARGETS = """() => [...document.querySelectorAll('a, button, summary')]
+  .filter(e => e.offsetParent !== null && !e.closest('.sr-only')
+               && e.getAttribute('aria-hidden') !== 'true')
   .map(e => { const r = e.getBoundingClientRect();
               return [e.outerHTML.slice(0, 60), Math.round(r.width), Math.round(r.height),
                       Math.round(r.right)]; })
@@ -341,6 +342,7 @@ def test_landscape_uses_the_width(browser, live_server):
         newest = page.locator("#protocol tbody tr").first.bounding_box()
         assert page.locator("#protocol tbody tr").first.get_attribute("id") == "row-28"
         assert newest["y"] + newest["height"] <= LANDSCAPE["height"], newest
+        assert page.evaluate(SMALL_TARGETS) == []
         page.screenshot(path="/tmp/screen-16-game.png")
         page.goto(game + "/deal")
         no_page_overflow(page)
@@ -350,6 +352,7 @@ def test_landscape_uses_the_width(browser, live_server):
         assert form["x"] + form["width"] <= preview["x"], (form, preview)
         assert preview["y"] < LANDSCAPE["height"], "the preview is on the first screen"
         assert save["y"] + save["height"] <= LANDSCAPE["height"], "so is «Сохранить»"
+        assert page.evaluate(SMALL_TARGETS) == [], "targets ≥ 44 px in landscape too"
         page.screenshot(path="/tmp/screen-16-deal.png")
     finally:
         ctx.close()
