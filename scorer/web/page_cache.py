@@ -12,7 +12,6 @@ from collections.abc import Callable
 from flask import (
     Response,
     current_app,
-    g,
     make_response,
     request,
     session,
@@ -41,20 +40,20 @@ class PageCache:
 
     def __init__(self, size: int = 64):
         self.size = size
-        self.items: OrderedDict[tuple, tuple[bytes, str | None]] = OrderedDict()
+        self.items: OrderedDict[tuple, bytes] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: tuple) -> tuple[bytes, str | None] | None:
-        """(the gzipped page, the CSP nonce it was rendered with) or None."""
+    def get(self, key: tuple) -> bytes | None:
+        """The gzipped page, or None."""
         with self.lock:
             found = self.items.get(key)
             if found is not None:
                 self.items.move_to_end(key)
             return found
 
-    def put(self, key: tuple, html: bytes, nonce: str | None) -> tuple[bytes, str | None]:
+    def put(self, key: tuple, html: bytes) -> bytes:
         """Remember a rendered page (gzipped), dropping the oldest beyond the size."""
-        entry = (gzip.compress(html, GZIP_LEVEL, mtime=0), nonce)
+        entry = gzip.compress(html, GZIP_LEVEL, mtime=0)
         with self.lock:
             self.items[key] = entry
             while len(self.items) > self.size:
@@ -120,7 +119,7 @@ def cached_page(row, editable: bool, render: Callable[[Loaded, str | None], str]
                 key = page_key(row, editable, loaded.generation, loaded.version)
                 tag = opaque_etag(key)
             html = render(loaded, f'W/"{tag}"').encode()
-            entry = pages().put(key, html, g.get("csp_nonce"))
+            entry = pages().put(key, html)
         response = page_response(entry)
     response.set_etag(tag, weak=True)
     response.headers["Cache-Control"] = "no-cache, private"
@@ -128,13 +127,8 @@ def cached_page(row, editable: bool, render: Callable[[Loaded, str | None], str]
     return response
 
 
-def page_response(entry: tuple[bytes, str | None]) -> Response:
+def page_response(body: bytes) -> Response:
     """A 200 with the cached page: as kept if the client accepts gzip, else unpacked."""
-    body, nonce = entry
-    if nonce is not None:
-        # The page's inline blocks carry the nonce of its first render: the CSP header
-        # of this answer must name that one (the app's csp_nonce() reads g first).
-        g.csp_nonce = nonce
     if not wants_gzip():
         return make_response(gzip.decompress(body))
     response = make_response(body)

@@ -82,7 +82,9 @@ def test_cards_and_rows_fit_four_long_names_and_minus_1000(browser, live_server)
     """Item 11: four cards and every protocol row fit 390 px with «−1000» and «Александра»."""
     ctx, page = sized(browser, PHONE)
     try:
-        open_game(page, live_server, long_game())
+        log = long_game()
+        log["deals"][:0] = [{"type": "redeal"}] * 80  # three-digit deal numbers
+        open_game(page, live_server, log)
         assert totals(page) == [-1000] * 4
         no_page_overflow(page)
         cards = page.evaluate("""[...document.querySelectorAll('#totals .total')].map(c => {
@@ -104,8 +106,14 @@ def test_cards_and_rows_fit_four_long_names_and_minus_1000(browser, live_server)
             return [t.getBoundingClientRect().right, t.parentElement.clientWidth, t.scrollWidth,
                     t.parentElement.getBoundingClientRect().right]; })()""")
         assert table[0] <= table[3] + 0.5, f"the protocol is wider than the screen: {table}"
+        # «108 ✎» stays in its own column, clear of what was played.
+        numbers = page.evaluate("""[...document.querySelectorAll('#protocol td.n a.edit')]
+          .map(a => [a.innerText, a.getBoundingClientRect().right,
+                     a.closest('td').nextElementSibling.getBoundingClientRect().left])""")
+        assert numbers[0][0].startswith("108"), numbers[0]
+        assert all(right <= left + 0.5 for _, right, left in numbers), numbers[:3]
         # In every cell the total and its marks («—», «!», «✓») share one line.
-        dropped = page.evaluate("""[...document.querySelectorAll('#protocol td.cell summary')]
+        dropped = page.evaluate("""[...document.querySelectorAll('#protocol td.cell a.why')]
           .flatMap(s => {
             const sc = s.querySelector('.sc'), mk = s.querySelector('.mark');
             const out = s.scrollWidth > s.clientWidth ? [s.closest('tr').id + ' overflows'] : [];
@@ -114,9 +122,56 @@ def test_cards_and_rows_fit_four_long_names_and_minus_1000(browser, live_server)
             const id = s.closest('tr').id + ': ' + s.innerText;
             return Math.abs(a.bottom - b.bottom) > 4 ? out.concat([id]) : out;
           })""")
-        assert page.locator("#protocol td.cell .mark").count() > 10
+        assert page.locator("#protocol td.cell a.why .mark").count() > 10
         assert dropped == [], f"marks dropped to their own line: {dropped[:5]}"
         page.screenshot(path="/tmp/screen-11-game.png", full_page=True)
+    finally:
+        ctx.close()
+
+
+SMALL_TARGETS = """() => [...document.querySelectorAll('a, button, summary')]
+  .filter(e => e.offsetParent !== null && !e.closest('.sr-only')
+               && e.getAttribute('aria-hidden') !== 'true')
+  .map(e => { const r = e.getBoundingClientRect();
+              return [e.outerHTML.slice(0, 60), Math.round(r.width), Math.round(r.height),
+                      Math.round(r.right)]; })
+  .filter(([h, w, ht, right]) => w < 44 || ht < 44 || right > innerWidth)"""
+
+
+def test_deleted_row_why_and_all_rows_fit_with_44_px_targets(browser, live_server):
+    """Items 11 and 5 with four long names: a deleted deal in place, an opened «why» and
+    every row (?rows=all) fit 390 px, and every target there is ≥ 44×44 inside the screen."""
+    ctx, page = sized(browser, PHONE)
+    try:
+        game = open_game(page, live_server, long_game())
+        page.click("#row-24 td.n a.edit")
+        page.click("#delete-ask")
+        page.click("#delete-deal")
+        page.wait_for_url(re.compile(r"/g/[^/?#]+$"))
+        deleted = page.locator("#protocol tbody tr.deleted")
+        assert deleted.count() == 1
+        ids = page.locator("#protocol tbody tr").evaluate_all("rs => rs.map(r => r.id)")
+        at = ids.index(deleted.get_attribute("id"))
+        assert ids[at - 1:at + 2:2] == ["row-24", "row-23"], f"not where deal 24 was: {ids}"
+        restore = deleted.locator("button:has-text('Вернуть')").bounding_box()
+        assert restore["x"] + restore["width"] <= PHONE["width"]
+        line = deleted.locator("td:not(.n)").bounding_box()
+        assert line["width"] > PHONE["width"] * 0.7, f"the deleted deal is squeezed: {line}"
+        no_page_overflow(page)
+        assert page.evaluate(SMALL_TARGETS) == []
+        page.locator("#row-25 td.cell a.why").first.click()
+        why = page.locator("#protocol tr.why-row")
+        why.wait_for()
+        assert "Александра" in why.inner_text()
+        box = why.locator("td").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        assert box["width"] > PHONE["width"] * 0.8, "the why takes the row's whole width"
+        no_page_overflow(page)
+        page.screenshot(path="/tmp/screen-11-deleted-why.png", full_page=True)
+        page.goto(game + "?rows=all")
+        assert page.locator("#protocol tbody tr[id^=row-]").count() == 27
+        no_page_overflow(page)
+        assert page.evaluate(SMALL_TARGETS) == []
     finally:
         ctx.close()
 
@@ -156,20 +211,33 @@ def test_chart_text_is_legible_and_labels_are_not_overdrawn(browser, live_server
         ctx.close()
 
 
+def header_in_view(page) -> list:
+    """The first player's name in the protocol header: its top, bottom, text and not covered."""
+    return page.evaluate("""(() => {
+        const th = document.querySelector('#protocol thead th:nth-child(3)');
+        const r = th.getBoundingClientRect();
+        const el = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return [r.top, r.bottom, th.textContent, el === th || th.contains(el)]; })()""")
+
+
 def test_protocol_header_stays_in_view(browser, live_server):
-    """Item 13: scrolled to row 20 of a long game, the player names are still at the top."""
+    """Item 13: scrolled to the oldest row of a long game, the player names are still at the top.
+
+    Newest rows come first, so the header's own place is above the newest row; the check is
+    made at the last of the 20 rows shown and again at row 1 of all 28 (``?rows=all``).
+    """
     ctx, page = sized(browser, PHONE)
     try:
-        open_game(page, live_server, long_game())
-        page.evaluate("document.getElementById('row-20').scrollIntoView({block: 'center'})")
-        head = page.evaluate("""(() => {
-            const th = document.querySelector('#protocol thead th:nth-child(3)');
-            const r = th.getBoundingClientRect();
-            const el = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-            return [r.top, r.bottom, th.textContent, el === th || th.contains(el)]; })()""")
-        assert page.evaluate("document.getElementById('row-1').getBoundingClientRect().bottom") < 0
-        assert head[0] >= -1 and head[1] <= 120, f"the names scrolled away: {head}"
-        assert head[2] == NAMES[0] and head[3], f"the header is covered: {head}"
+        game = open_game(page, live_server, long_game())
+        newest = page.locator("#protocol tbody tr[id^=row-]").first.get_attribute("id")
+        for url, oldest in ((game, "#protocol tbody tr[id^=row-] >> nth=-1"),
+                            (game + "?rows=all", "#row-1")):
+            page.goto(url)
+            page.locator(oldest).evaluate("r => r.scrollIntoView({block: 'center'})")
+            assert page.locator(f"#{newest}").bounding_box()["y"] < -300, "not scrolled far"
+            head = header_in_view(page)
+            assert head[0] >= -1 and head[1] <= 120, f"the names scrolled away at {url}: {head}"
+            assert head[2] == NAMES[0] and head[3], f"the header is covered at {url}: {head}"
         page.screenshot(path="/tmp/screen-13-scrolled.png")
     finally:
         ctx.close()
@@ -267,6 +335,14 @@ def test_landscape_uses_the_width(browser, live_server):
         protocol = page.locator("#protocol").bounding_box()
         assert totals["x"] + totals["width"] <= protocol["x"], (totals, protocol)
         assert protocol["y"] < LANDSCAPE["height"], "the protocol starts on the first screen"
+        # Item 1 in landscape: «Записать кон» and the newest row on the first screen too.
+        record = page.locator("#record-deal").bounding_box()
+        assert record["y"] + record["height"] <= LANDSCAPE["height"], record
+        assert record["x"] + record["width"] <= protocol["x"], "beside the protocol"
+        newest = page.locator("#protocol tbody tr").first.bounding_box()
+        assert page.locator("#protocol tbody tr").first.get_attribute("id") == "row-28"
+        assert newest["y"] + newest["height"] <= LANDSCAPE["height"], newest
+        assert page.evaluate(SMALL_TARGETS) == []
         page.screenshot(path="/tmp/screen-16-game.png")
         page.goto(game + "/deal")
         no_page_overflow(page)
@@ -276,6 +352,7 @@ def test_landscape_uses_the_width(browser, live_server):
         assert form["x"] + form["width"] <= preview["x"], (form, preview)
         assert preview["y"] < LANDSCAPE["height"], "the preview is on the first screen"
         assert save["y"] + save["height"] <= LANDSCAPE["height"], "so is «Сохранить»"
+        assert page.evaluate(SMALL_TARGETS) == [], "targets ≥ 44 px in landscape too"
         page.screenshot(path="/tmp/screen-16-deal.png")
     finally:
         ctx.close()

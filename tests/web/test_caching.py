@@ -251,24 +251,3 @@ def test_store_totals_are_kept_only_for_the_current_version(tmp_path):
     with sqlite3.connect(tmp_path / "t.sqlite") as raw:
         assert raw.execute("select count(*) from meta").fetchone()[0] == 1
     db.close()
-
-
-def test_a_cached_page_is_answered_with_the_csp_nonce_it_was_rendered_with(app, table):
-    """The inline blocks of a cached page carry its first render's nonce, so the answer
-    must name that nonce (in g, where the CSP header reads it), not a fresh one."""
-    import secrets
-
-    from flask import g
-
-    app.before_request(lambda: setattr(g, "csp_nonce", secrets.token_hex(8)))
-
-    def show(response):
-        """Expose the nonce this answer's CSP would name."""
-        response.headers["X-Test-Nonce"] = g.get("csp_nonce", "")
-        return response
-    app.after_request(show)
-    game = played(table)
-    first = table.client.get(game).headers["X-Test-Nonce"]
-    again = table.client.get(game)
-    assert again.status_code == 200 and again.headers["X-Test-Nonce"] == first
-    assert table.client.get(table.view_path(game)).headers["X-Test-Nonce"] != first

@@ -222,7 +222,8 @@
           var doc = new DOMParser().parseFromString(html, "text/html");
           var fresh = doc.getElementById("live");
           if (!fresh) { return; }
-          // Keep open whatever "why" the watcher was reading (rows are only appended).
+          // Keep open the cards and legend the watcher had open (the protocol rows hold no
+          // <details>, so the indexes stay put when a new row arrives on top).
           var open = $all("details", live).map(function (d) { return d.open; });
           live.innerHTML = fresh.innerHTML;
           localTimes(live);
