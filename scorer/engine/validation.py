@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import Any, Protocol
 
 from scorer.engine.errors import RuleError
 from scorer.engine.records import HALF_SUITS, SUITS, Adjustment, Play, Prikup, Raspis, Record
@@ -15,6 +15,31 @@ from scorer.engine.records import HALF_SUITS, SUITS, Adjustment, Play, Prikup, R
 # with adjustments bounded too, every total stays far inside ordinary integers.
 MAX_ADJUSTMENT = 100_000
 MAX_SCORE = 1_000_000
+
+
+class GameView(Protocol):
+    """What validation reads of the game just before a record (scoring's running state).
+
+    Read in place, never copied: validation only looks, so a record costs no snapshot.
+    """
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def golden_left(self) -> int: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def barrel(self) -> Collection[int]: ...
+    @property
+    def raspis(self) -> Sequence[int]: ...
+    @property
+    def score(self) -> Sequence[int]: ...
+
+    def forced(self, ag: Mapping[str, Any]) -> int:
+        """The seat that must take 100 (and declares a golden deal)."""
 
 
 @dataclass(slots=True)  # not frozen: built once per record, and only read
@@ -28,29 +53,49 @@ class DealContext:
     first_hand: int
     forced: int
     golden: bool
-    barrel: frozenset[int]
-    raspis: tuple[int, ...]
+    barrel: Collection[int]
+    raspis: Sequence[int]
     finished: bool
-    score: tuple[int, ...] = ()
+    score: Sequence[int] = ()
 
 
-def validate(record: Record, ctx: DealContext, ag: Mapping[str, Any]) -> None:
-    """Refuse ``record`` with a RuleError if any rule of §3 forbids it."""
-    if ctx.finished:
-        raise RuleError(ctx.deal, "type", "after_win")
-    if isinstance(record, Play | Raspis):
+def validate(record: Record, view: GameView, deal: int, ag: Mapping[str, Any],
+             active: tuple[int, ...]) -> None:
+    """Refuse ``record`` (deal number ``deal``) with a RuleError if any rule of §3 forbids it."""
+    if view.winner is not None:
+        raise RuleError(deal, "type", "after_win")
+    if isinstance(record, Play):
+        ctx = _deal_context(view, deal, ag, active)
         _declarer(record, ctx)
         _contract(record, ctx, ag)
-        if isinstance(record, Play):
-            _points(record, ctx)
+        _points(record, ctx)
+        # The checks below find nothing to refuse in a record without what they look at.
+        if record.marriages:
             _marriages(record, ctx, ag)
+        if record.no_tricks:
             _no_tricks(record, ctx, ag)
+        if record.dark:
+            _dark(record, ctx, ag)
+        if record.prikup is not None or ctx.players == 4:
+            _prikup(record.prikup, ctx, ag)
+    elif isinstance(record, Raspis):
+        ctx = _deal_context(view, deal, ag, active)
+        _declarer(record, ctx)
+        _contract(record, ctx, ag)
         _dark(record, ctx, ag)
-        if isinstance(record, Raspis):
-            _raspis(record, ctx, ag)
+        _raspis(record, ctx, ag)
         _prikup(record.prikup, ctx, ag)
     elif isinstance(record, Adjustment):
-        _adjustment(record, ctx, ag)
+        _adjustment(record, _deal_context(view, deal, ag, active), ag)
+
+
+def _deal_context(view: GameView, deal: int, ag: Mapping[str, Any],
+                  active: tuple[int, ...]) -> DealContext:
+    """The view of the game the rules below read (its sequences are the state's own)."""
+    players, dealer = view.players, view.dealer
+    return DealContext(deal, players, dealer, active, (dealer + 1) % players,
+                       view.forced(ag), view.golden_left > 0, view.barrel, view.raspis,
+                       False, view.score)
 
 
 def _declarer(rec: Play | Raspis, ctx: DealContext) -> None:
