@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, get_args
 
 from scorer.engine.texts import N_, Text, tr
@@ -111,7 +111,7 @@ class Reason(NamedTuple):
     """
 
     code: ReasonCode
-    params: dict[str, Any] = {}  # noqa: RUF012 - never mutated; read by text()
+    params: dict[str, Any] = {}  # never mutated: shared by every Reason without params
 
     @property
     def agreement(self) -> str | None:
@@ -129,13 +129,12 @@ class Reason(NamedTuple):
         return f"{text} [{agreement}]" if tags and agreement else text
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened to a seat in a row (bolt, barrel_enter, win, ...)."""
 
     seat: int | None
     kind: EventKind
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = {}  # never mutated: shared by every Event without extras
 
     def to_json(self) -> dict[str, Any]:
         """``{"seat": N, "kind": ...}`` plus weight or cause."""

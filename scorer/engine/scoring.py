@@ -80,6 +80,11 @@ def round_points(points: int, mode: str) -> int:
     return points
 
 
+# Card points 0-120 (validation bounds them) rounded by each mode, looked up per seat.
+_ROUNDED = {mode: tuple(round_points(p, mode) for p in range(121))
+            for mode in ("nearest5", "nearest10", "none")}
+
+
 def raspis_payout(contract: int, rule: str) -> int:
     """§4 step 7: what each opponent gets for a concession.
 
@@ -262,7 +267,9 @@ def _row(st: State, record: Record, number: int, ag: Mapping[str, Any]) -> Row:
     result: RowResult | None = None
     if isinstance(record, Play | Raspis):
         result = scoring.deal(record, active)
-        declarer, contract, dark = record.declarer, record.contract, record.dark
+        declarer: int | None = record.declarer
+        contract: int | None = record.contract
+        dark = record.dark
     else:
         declarer = contract = None
         dark = False
@@ -312,17 +319,9 @@ _FALL_REASONS: dict[FallCause, ReasonCode] = {
     "simultaneous": "fall_simultaneous"}
 
 
-# Reasons and events are built in the hot path without a call per field: a Reason is a
-# tuple underneath (one C call), an Event gets its __dict__ in one update.
+# Reasons and events are tuples underneath, built in the hot path in one C call.
 _new = tuple.__new__
 _object_new = object.__new__
-
-
-def _event(seat: int | None, kind: EventKind, extra: dict[str, Any]) -> Event:
-    """An Event built without the frozen dataclass's per-field __setattr__."""
-    event = _object_new(Event)
-    event.__dict__.update(seat=seat, kind=kind, extra=extra)
-    return event
 
 
 class Scoring:
@@ -340,12 +339,13 @@ class Scoring:
     def __init__(self, st: State, ag: Mapping[str, Any]) -> None:
         self.st, self.ag = st, ag
         n = st.players
-        self.why: list[list[Reason]] = [[] for _ in range(n)]
+        why: list[list[Reason]] = [[], [], [], []]  # no comprehension frame: one per record
+        self.why = why[:n]
         self.events: list[Event] = []
         self.gain = [0] * n  # credits of seats off the barrel, applied in step 8
         self.on_barrel = set(st.barrel)  # who started the record on the barrel
-        self.credits: dict[int, list[tuple[int, CreditKind]]] = {
-            seat: [] for seat in self.on_barrel}
+        self.credits: dict[int, list[tuple[int, CreditKind]]] = (
+            {seat: [] for seat in st.barrel} if st.barrel else {})
         self.credited: set[int] = set()  # barrel players credited what may win (step 8)
         self.golden, self.mult, self.why_mult = False, 1, "dark"
 
@@ -365,7 +365,7 @@ class Scoring:
 
     def event(self, seat: int | None, kind: EventKind, /, **extra: Any) -> None:
         """Record an event of the row."""
-        self.events.append(_event(seat, kind, extra))
+        self.events.append(_new(Event, (seat, kind, extra)))
 
     # --- steps 8 and 10-14 ---------------------------------------------------
 
@@ -444,7 +444,8 @@ class Scoring:
     def after_deal(self, declarer: int | None) -> None:
         """Steps 11–13: samosval, the winner, and barrel entry."""
         ag, score = self.ag, self.st.score
-        if ag["samosval"]:
+        value = ag["samosval"]
+        if value and (value in score or (ag["samosval_negative"] and -value in score)):
             self.samosval()
         # Each step below finds nothing to do while every score is under its bar.
         high = max(score)
@@ -574,6 +575,7 @@ class Scoring:
         """Steps 1–4 and 6 of a played deal; returns whether the contract was made."""
         why, ag, mult, credits, gain = self.why, self.ag, self.mult, self.credits, self.gain
         rounding, dark = ag["rounding"], rec.dark
+        rounded_of = _ROUNDED.get(rounding, _ROUNDED["none"])  # as round_points
         # Defenders are doubled on a golden deal, and in the dark only where agreed.
         double = 2 if mult == 2 and (not dark or ag["dark_double_defenders"]) else 1
         wed_double = double if ag["double_marriages"] else 1
@@ -581,7 +583,7 @@ class Scoring:
         for seat in active:
             points = rec.points[seat]
             assert points is not None  # validation: every active seat has its points
-            rounded = round_points(points, rounding)
+            rounded = rounded_of[points]
             suits = rec.marriages.get(seat, ())
             wed = 0
             for suit in suits:
