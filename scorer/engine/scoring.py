@@ -623,20 +623,27 @@ class Scoring:
             expr += f" = {counted}"
         else:
             expr = str(shown)
+        said = self.why[seat]
         if counted < contract:
-            if rec.dark:
-                self.add(seat, -contract * mult, "own_failed", "dark_failed")
+            # The common end of a deal, credited in place (as add() would).
+            amount = -contract * mult
+            if seat in self.credits:
+                self.credits[seat].append((amount, "own_failed"))
             else:
-                self.add(seat, -contract * mult, "own_failed", "failed", contract=contract,
-                         taken_expr=expr)
+                self.gain[seat] += amount
+            if rec.dark:
+                said.append(_new(Reason, ("dark_failed", {})))
+            else:
+                said.append(_new(Reason, ("failed", {"contract": contract,
+                                                     "taken_expr": expr})))
                 if mult == 2:
-                    self.say(seat, "doubled", why=self.why_mult, amount=-contract * 2)
+                    said.append(_new(Reason, ("doubled", {"why": self.why_mult,
+                                                          "amount": -contract * 2})))
             return False
+        said.append(_new(Reason, ("made", {"contract": contract, "taken_expr": expr})))
         if rec.dark and ag["dark_cap_240"]:
-            self.say(seat, "made", contract=contract, taken_expr=expr)
             self.add(seat, 240, "own_made", "dark_cap")
             return True
-        self.say(seat, "made", contract=contract, taken_expr=expr)
         if ag["declarer_scores"] == "taken" or rec.dark:
             self.say(seat, "made_taken", contract=contract, amount=rounded + wed)
             amount = _doubled(rounded, wed, mult, ag)
