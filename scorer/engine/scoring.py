@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from operator import sub
+from operator import add, sub
 from typing import Any, Literal
 
 from scorer.engine.catalog import Agreements
@@ -392,8 +392,7 @@ class Scoring:
     def apply(self) -> None:
         """Add every credit kept to the scores."""
         score = self.st.score
-        for seat, amount in enumerate(self.gain):
-            score[seat] += amount
+        score[:] = map(add, score, self.gain)
 
     def barrel_attempts(self) -> None:
         """Step 10: leave below the threshold; use an attempt; fall when they run out."""
@@ -536,7 +535,7 @@ class Scoring:
 
     def deal(self, rec: Play | Raspis, active: tuple[int, ...]) -> RowResult:
         """Steps 1–14 for a ``play`` or ``raspis`` record; returns the row's result."""
-        st, why = self.st, self.why
+        st, why, ag = self.st, self.why, self.ag
         self.golden = golden = st.golden_left > 0
         self.mult = 2 if golden or rec.dark else 1
         self.why_mult = "golden" if golden else "dark"
@@ -558,14 +557,16 @@ class Scoring:
             self.freeze()
         self.apply()
         if isinstance(rec, Play):
-            ag = self.ag
             # Nothing to count unless a seat may have a bolt or a run is to be broken.
             if (rec.no_tricks or ag["bolt_counts"] != "no_tricks"
                     or ag["bolt_penalty"] == "three_in_a_row"):
                 self.bolts(rec, active)
         if st.barrel:
             self.barrel_attempts()
-        self.after_deal(declarer=rec.declarer if made else None)
+        score = st.score
+        # Steps 11-13 find nothing to do while every score is under its bar.
+        if ag["samosval"] or max(score) >= min(ag["target"], ag["barrel_threshold"]):
+            self.after_deal(declarer=rec.declarer if made else None)
         if golden:
             self.golden_round(made)
         st.dealer = (st.dealer + 1) % st.players
