@@ -257,6 +257,10 @@ def _snapshot(st: State, players: tuple[str, ...], agreements: Agreements,
                        barrel=tuple(sorted(st.barrel.items())), ag=ag)
 
 
+# A tuple, not ``Play | Raspis``: the union would be built again on every record.
+_SCORED = (Play, Raspis)
+
+
 def _row(st: State, record: Record, number: int, ag: Mapping[str, Any]) -> Row:
     """Validate and score one record, advancing the state."""
     active = _ACTIVE[st.players][st.dealer]
@@ -265,7 +269,7 @@ def _row(st: State, record: Record, number: int, ag: Mapping[str, Any]) -> Row:
     dealer = st.dealer
     scoring = Scoring(st, ag)
     result: RowResult | None = None
-    if isinstance(record, Play | Raspis):
+    if isinstance(record, _SCORED):
         result = scoring.deal(record, active)
         declarer: int | None = record.declarer
         contract: int | None = record.contract
@@ -556,11 +560,10 @@ class Scoring:
         if self.credits:
             self.freeze()
         self.apply()
-        if isinstance(rec, Play):
-            # Nothing to count unless a seat may have a bolt or a run is to be broken.
-            if (rec.no_tricks or ag["bolt_counts"] != "no_tricks"
-                    or ag["bolt_penalty"] == "three_in_a_row"):
-                self.bolts(rec, active)
+        # Nothing to count unless a seat may have a bolt or a run is to be broken.
+        if isinstance(rec, Play) and (rec.no_tricks or ag["bolt_counts"] != "no_tricks"
+                                      or ag["bolt_penalty"] == "three_in_a_row"):
+            self.bolts(rec, active)
         if st.barrel:
             self.barrel_attempts()
         score = st.score

@@ -59,6 +59,10 @@ class DealContext:
     score: Sequence[int] = ()
 
 
+# A tuple, not a union: ``Play | Raspis | Adjustment`` would be built on every record.
+_CHECKED = (Play, Raspis, Adjustment)
+
+
 def validate(record: Record, view: GameView, deal: int, ag: Mapping[str, Any],
              active: tuple[int, ...]) -> None:
     """Refuse ``record`` (deal number ``deal``) with a RuleError if any rule of §3 forbids it.
@@ -78,7 +82,7 @@ def validate(record: Record, view: GameView, deal: int, ag: Mapping[str, Any],
             if record.no_tricks:
                 _no_tricks(record, ctx, ag)
         return
-    if isinstance(record, Play | Raspis | Adjustment):
+    if isinstance(record, _CHECKED):
         dealer = view.dealer
         # The state's own sequences, not copies: the rules below only read them.
         ctx = DealContext(deal, players, dealer, active, (dealer + 1) % players,
