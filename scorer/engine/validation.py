@@ -75,8 +75,10 @@ def validate(record: Record, view: GameView, deal: int, ag: Mapping[str, Any],
     if isinstance(record, Play) and _plain(record, view, active, ag):
         # Declarer, contract, points, dark and talon are fine; only these may be refused.
         if record.marriages or record.no_tricks:
-            ctx = DealContext(deal, players, view.dealer, active, 0, 0, False, view.barrel,
-                              view.raspis, False, view.score)
+            dealer = view.dealer
+            ctx = DealContext(deal, players, dealer, active, (dealer + 1) % players,
+                              view.forced(ag), False, view.barrel, view.raspis, False,
+                              view.score)
             if record.marriages:
                 _marriages(record, ctx, ag)
             if record.no_tricks:
