@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple, get_args
 
 from scorer.engine.texts import N_, Text, tr
 
@@ -103,12 +103,15 @@ def word(key: str, lang: str) -> str:
     return tr(lang, WORDS[key]) if key in WORDS else key
 
 
-@dataclass(frozen=True)
-class Reason:
-    """One step's explanation of a seat's delta."""
+class Reason(NamedTuple):
+    """One step's explanation of a seat's delta: a code and its params, worded when shown.
+
+    A named tuple (immutable, compared by value) rather than a dataclass: every deal makes
+    several, and a tuple is built in one step.
+    """
 
     code: ReasonCode
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = {}  # never mutated: shared by every Reason without params
 
     @property
     def agreement(self) -> str | None:
@@ -126,13 +129,12 @@ class Reason:
         return f"{text} [{agreement}]" if tags and agreement else text
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened to a seat in a row (bolt, barrel_enter, win, ...)."""
 
     seat: int | None
     kind: EventKind
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = {}  # never mutated: shared by every Event without extras
 
     def to_json(self) -> dict[str, Any]:
         """``{"seat": N, "kind": ...}`` plus weight or cause."""

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from operator import add, sub
+from typing import Any, Literal
 
 from scorer.engine.catalog import Agreements
 from scorer.engine.protocol import (
@@ -25,6 +26,7 @@ from scorer.engine.protocol import (
     RowResult,
 )
 from scorer.engine.records import (
+    MARRIAGES,
     Adjustment,
     Game,
     Play,
@@ -33,7 +35,7 @@ from scorer.engine.records import (
     game_to_json,
     parse_game,
 )
-from scorer.engine.validation import DealContext, validate
+from scorer.engine.validation import validate
 
 MARRIAGE_VALUES = {"hearts": 100, "diamonds": 80, "clubs": 60, "spades": 40, "ace": 200}
 
@@ -56,6 +58,11 @@ def marriage_sign(suit: str) -> str:
     return SUIT_SIGNS[suit]
 
 
+# Every suit a marriage may name, looked up once instead of worked out per deal.
+_VALUES = {suit: marriage_value(suit) for suit in MARRIAGES}
+_SIGNS = {suit: marriage_sign(suit) for suit in MARRIAGES}
+
+
 def round_points(points: int, mode: str) -> int:
     """§4 step 2: nearest5 (1–2 down, 3–4 up), nearest10 (5 up) or none.
 
@@ -71,6 +78,11 @@ def round_points(points: int, mode: str) -> int:
         rest = points % 10
         return points - rest if rest < 5 else points + 10 - rest
     return points
+
+
+# Card points 0-120 (validation bounds them) rounded by each mode, looked up per seat.
+_ROUNDED = {mode: tuple(round_points(p, mode) for p in range(121))
+            for mode in ("nearest5", "nearest10", "none")}
 
 
 def raspis_payout(contract: int, rule: str) -> int:
@@ -93,47 +105,6 @@ def raspis_payout(contract: int, rule: str) -> int:
 CreditKind = Literal["own_made", "own_failed", "defender", "talon", "payout", "penalty",
                      "bonus"]
 FallCause = Literal["attempts", "push_off", "simultaneous"]
-
-
-class Credit(NamedTuple):
-    """One amount for one seat, with the kind of amount the barrel freeze cares about."""
-
-    amount: int
-    kind: CreditKind
-
-
-def _reason(code: ReasonCode, params: dict[str, Any]) -> Reason:
-    """A Reason built without the frozen dataclass's per-field __setattr__ (hot path)."""
-    reason = object.__new__(Reason)
-    reason.__dict__.update(code=code, params=params)
-    return reason
-
-
-class Ledger:
-    """A row being scored: credits, reasons and events per seat."""
-
-    __slots__ = ("credits", "events", "seats", "why")
-
-    def __init__(self, seats: int) -> None:
-        self.seats = seats
-        self.credits: list[list[Credit]] = [[] for _ in range(seats)]
-        self.why: list[list[Reason]] = [[] for _ in range(seats)]
-        self.events: list[Event] = []
-
-    def add(self, seat: int, value: int, kind: CreditKind, code: ReasonCode | None = None, /,
-            **params: Any) -> None:
-        """Credit ``value`` to ``seat``, with the reason for it."""
-        self.credits[seat].append(Credit(value, kind))
-        if code:
-            self.why[seat].append(_reason(code, params))
-
-    def say(self, seat: int, code: ReasonCode, /, **params: Any) -> None:
-        """Add a reason without an amount of its own."""
-        self.why[seat].append(_reason(code, params))
-
-    def event(self, seat: int | None, kind: EventKind, /, **extra: Any) -> None:
-        """Record an event of the row."""
-        self.events.append(Event(seat, kind, extra))
 
 
 @dataclass
@@ -286,41 +257,40 @@ def _snapshot(st: State, players: tuple[str, ...], agreements: Agreements,
                        barrel=tuple(sorted(st.barrel.items())), ag=ag)
 
 
-def _context(st: State, number: int, ag: Mapping[str, Any]) -> DealContext:
-    """A read-only view of the state for validation."""
-    return DealContext(deal=number, players=st.players, dealer=st.dealer, active=st.active(),
-                       first_hand=st.first_hand(), forced=st.forced(ag),
-                       golden=st.golden_left > 0, barrel=frozenset(st.barrel),
-                       raspis=tuple(st.raspis), finished=st.winner is not None,
-                       score=tuple(st.score))
+# A tuple, not ``Play | Raspis``: the union would be built again on every record.
+_SCORED = (Play, Raspis)
 
 
 def _row(st: State, record: Record, number: int, ag: Mapping[str, Any]) -> Row:
     """Validate and score one record, advancing the state."""
-    validate(record, _context(st, number, ag), ag)
-    before = list(st.score)
+    active = _ACTIVE[st.players][st.dealer]
+    validate(record, st, number, ag, active)
+    before = st.score[:]
     dealer = st.dealer
-    led = Ledger(st.players)
+    scoring = Scoring(st, ag)
     result: RowResult | None = None
-    golden = False
-    if isinstance(record, Play | Raspis):
-        deal = DealScoring(st, led, ag, record)
-        golden = deal.golden
-        result = deal.score()
-    elif isinstance(record, Adjustment):
-        Scoring(st, led, ag).adjustment(record)
+    if isinstance(record, _SCORED):
+        result = scoring.deal(record, active)
+        declarer: int | None = record.declarer
+        contract: int | None = record.contract
+        dark = record.dark
     else:
-        for seat in range(st.players):
-            led.say(seat, "redeal")
+        declarer = contract = None
+        dark = False
+        if isinstance(record, Adjustment):
+            scoring.adjustment(record)
+        else:
+            for said in scoring.why:
+                said.append(_new(Reason, ("redeal", {})))
+    score = st.score
     # Built without the frozen dataclass's per-field __setattr__: a row per record.
-    row = object.__new__(Row)
+    row = _object_new(Row)
     row.__dict__.update(
-        n=number, type=record.type, dealer=dealer,
-        declarer=getattr(record, "declarer", None), contract=getattr(record, "contract", None),
-        golden=golden, dark=bool(getattr(record, "dark", False)), result=result,
-        delta=tuple([a - b for a, b in zip(st.score, before, strict=True)]),
-        score=tuple(st.score), events=tuple(led.events),
-        why=tuple([tuple(w) for w in led.why]), barrel=_barrel_seats(st, ag),
+        n=number, type=record.type, dealer=dealer, declarer=declarer, contract=contract,
+        golden=scoring.golden, dark=dark, result=result,
+        delta=tuple(map(sub, score, before)), score=tuple(score),
+        events=tuple(scoring.events), why=tuple(map(tuple, scoring.why)),
+        barrel=_barrel_seats(st, ag) if st.barrel else (),
     )
     return row
 
@@ -353,51 +323,84 @@ _FALL_REASONS: dict[FallCause, ReasonCode] = {
     "simultaneous": "fall_simultaneous"}
 
 
-class Scoring:
-    """One record being scored: the running state, its ledger, and what the steps share.
+# Reasons and events are tuples underneath, built in the hot path in one C call.
+_new = tuple.__new__
+_object_new = object.__new__
 
-    The steps of §4 from the barrel freeze on (8, 10–14) are methods here; a played or
-    conceded deal adds steps 1–7 and 9 in :class:`DealScoring`, an adjustment is
-    :meth:`adjustment`.
+
+class Scoring:
+    """One record being scored: the running state, the row's reasons, events and credits.
+
+    The steps of §4 are methods here: :meth:`deal` for a ``play`` or ``raspis`` record
+    (steps 1–14), :meth:`adjustment` for an adjustment. An amount is credited through
+    :meth:`add`: straight to the row's gain, or, for a seat that started on the barrel,
+    into its list of credits, which the freeze (step 8) sorts out first.
     """
 
-    def __init__(self, st: State, led: Ledger, ag: Mapping[str, Any]) -> None:
-        self.st, self.led, self.ag = st, led, ag
+    __slots__ = ("ag", "credited", "credits", "events", "gain", "golden", "mult",
+                 "on_barrel", "st", "why", "why_mult")
+
+    def __init__(self, st: State, ag: Mapping[str, Any]) -> None:
+        self.st, self.ag = st, ag
+        n = st.players
+        why: list[list[Reason]] = [[], [], [], []]  # no comprehension frame: one per record
+        self.why = why[:n]
+        self.events: list[Event] = []
+        self.gain = [0] * n  # credits of seats off the barrel, applied in step 8
         self.on_barrel = set(st.barrel)  # who started the record on the barrel
+        self.credits: dict[int, list[tuple[int, CreditKind]]] = (
+            {seat: [] for seat in st.barrel} if st.barrel else {})
         self.credited: set[int] = set()  # barrel players credited what may win (step 8)
+        self.golden, self.mult, self.why_mult = False, 1, "dark"
+
+    def add(self, seat: int, value: int, kind: CreditKind, code: ReasonCode | None = None, /,
+            **params: Any) -> None:
+        """Credit ``value`` to ``seat``, with the reason for it."""
+        if seat in self.credits:
+            self.credits[seat].append((value, kind))
+        else:
+            self.gain[seat] += value
+        if code:
+            self.why[seat].append(_new(Reason, (code, params)))
+
+    def say(self, seat: int, code: ReasonCode, /, **params: Any) -> None:
+        """Add a reason without an amount of its own."""
+        self.why[seat].append(_new(Reason, (code, params)))
+
+    def event(self, seat: int | None, kind: EventKind, /, **extra: Any) -> None:
+        """Record an event of the row."""
+        self.events.append(_new(Event, (seat, kind, extra)))
 
     # --- steps 8 and 10-14 ---------------------------------------------------
 
     def freeze(self) -> None:
         """Step 8: a barrel player keeps only what may reach him; notes who was credited."""
-        st, led, ag = self.st, self.led, self.ag
-        for seat in self.on_barrel:
-            kept: list[Credit] = []
-            for c in led.credits[seat]:
-                keep = c.amount <= 0
-                if c.kind == "own_made" or (c.kind == "defender" and ag["barrel_defender_win"]):
-                    keep = _reaches(st.score[seat] + sum(k.amount for k in kept) + c.amount, ag)
-                    if keep and c.amount > 0:
+        st, ag = self.st, self.ag
+        for seat, credits in self.credits.items():
+            kept: list[tuple[int, CreditKind]] = []
+            for amount, kind in credits:
+                keep = amount <= 0
+                if kind == "own_made" or (kind == "defender" and ag["barrel_defender_win"]):
+                    keep = _reaches(st.score[seat] + sum(k for k, _ in kept) + amount, ag)
+                    if keep and amount > 0:
                         self.credited.add(seat)
-                elif c.kind == "own_failed" and ag["barrel_failed_contract"] == "attempt_only":
-                    led.say(seat, "frozen_failed", amount=c.amount)
+                elif kind == "own_failed" and ag["barrel_failed_contract"] == "attempt_only":
+                    self.say(seat, "frozen_failed", amount=amount)
                     continue
                 if keep:
-                    kept.append(c)
-                elif c.amount:
-                    led.say(seat, "frozen", amount=c.amount)
-            led.credits[seat] = kept
+                    kept.append((amount, kind))
+                elif amount:
+                    self.say(seat, "frozen", amount=amount)
+            self.gain[seat] += sum(k for k, _ in kept)
 
     def apply(self) -> None:
-        """Add every remaining credit to the scores."""
+        """Add every credit kept to the scores."""
         score = self.st.score
-        for seat, credits in enumerate(self.led.credits):
-            score[seat] += sum(c.amount for c in credits)
-            credits.clear()
+        score[:] = map(add, score, self.gain)
 
     def barrel_attempts(self) -> None:
         """Step 10: leave below the threshold; use an attempt; fall when they run out."""
-        st, led, ag = self.st, self.led, self.ag
+        st, ag = self.st, self.ag
         self.leave_barrel()
         limit = ag["barrel_attempts"]
         for seat in sorted(self.on_barrel & set(st.barrel)):
@@ -406,9 +409,9 @@ class Scoring:
             st.barrel[seat] += 1
             used = st.barrel[seat]
             if limit:
-                led.say(seat, "barrel_attempt", used=used, max=limit)
+                self.say(seat, "barrel_attempt", used=used, max=limit)
             else:
-                led.say(seat, "barrel_attempt_unlimited", used=used)
+                self.say(seat, "barrel_attempt_unlimited", used=used)
             won = seat in self.credited and _reaches(st.score[seat], ag)
             if limit and used >= limit and not won:
                 self.fall(seat, "attempts")
@@ -419,46 +422,50 @@ class Scoring:
         for seat in sorted(st.barrel):
             if st.score[seat] < self.ag["barrel_threshold"]:
                 del st.barrel[seat]
-                self.led.say(seat, "barrel_leave", threshold=self.ag["barrel_threshold"])
-                self.led.event(seat, "barrel_leave")
+                self.say(seat, "barrel_leave", threshold=self.ag["barrel_threshold"])
+                self.event(seat, "barrel_leave")
 
     def fall(self, seat: int, cause: FallCause) -> None:
         """A fall off the barrel, and step 14's third-fall rule right after it."""
-        st, led, ag = self.st, self.led, self.ag
+        st, ag = self.st, self.ag
         st.barrel.pop(seat, None)
         before = st.score[seat]
         if cause == "attempts" and ag["barrel_fall"] == "zero":
             st.score[seat] = 0
         else:
             st.score[seat] -= ag["penalty"]
-        led.say(seat, _FALL_REASONS[cause], amount=st.score[seat] - before)
-        led.event(seat, "barrel_fall", cause=cause)
+        self.say(seat, _FALL_REASONS[cause], amount=st.score[seat] - before)
+        self.event(seat, "barrel_fall", cause=cause)
         if ag["three_falls_count"] == "all" or cause == "attempts":
             st.falls[seat] += 1
         if ag["barrel_three_falls_zero"] and st.falls[seat] >= 3:
             st.falls[seat] = 0
             st.score[seat] = 0
-            led.say(seat, "three_falls")
-            led.event(seat, "three_falls_zero")
+            self.say(seat, "three_falls")
+            self.event(seat, "three_falls_zero")
 
     def after_deal(self, declarer: int | None) -> None:
         """Steps 11–13: samosval, the winner, and barrel entry."""
-        self.samosval()
-        self.winner(declarer)
-        if self.ag["barrel"]:
+        ag, score = self.ag, self.st.score
+        value = ag["samosval"]
+        if value and (value in score or (ag["samosval_negative"] and -value in score)):
+            self.samosval()
+        # Each step below finds nothing to do while every score is under its bar.
+        high = max(score)
+        if high >= ag["target"]:
+            self.winner(declarer)
+        if ag["barrel"] and high >= ag["barrel_threshold"]:
             self.enter_barrel()
 
     def samosval(self) -> None:
         """Step 11: exactly 555 (or −555 where agreed) becomes 0."""
         st, ag = self.st, self.ag
         value = ag["samosval"]
-        if not value:
-            return
         for seat, score in enumerate(st.score):
             if score == value or (ag["samosval_negative"] and score == -value):
                 st.score[seat] = 0
-                self.led.say(seat, "samosval", value=score)
-                self.led.event(seat, "samosval")
+                self.say(seat, "samosval", value=score)
+                self.event(seat, "samosval")
 
     def winner(self, declarer: int | None) -> None:
         """Step 12: who wins now, if anybody; ties from the dealer's left."""
@@ -485,12 +492,12 @@ class Scoring:
             winner = max(candidates, key=lambda s: (st.score[s], -order.index(s)))
         st.winner = winner
         st.barrel.pop(winner, None)
-        self.led.say(winner, "win", score=st.score[winner])
-        self.led.event(winner, "win")
+        self.say(winner, "win", score=st.score[winner])
+        self.event(winner, "win")
 
     def enter_barrel(self) -> None:
         """Step 13: sit on the barrel; simultaneous entries and push-offs."""
-        st, led, ag = self.st, self.led, self.ag
+        st, ag = self.st, self.ag
         threshold = ag["barrel_threshold"]
         entering = [s for s in range(st.players)
                     if s != st.winner and s not in st.barrel and st.score[s] >= threshold]
@@ -498,12 +505,12 @@ class Scoring:
             return
         sitting = sorted(st.barrel)
         for seat in entering:
-            led.say(seat, "barrel_enter", score=st.score[seat], threshold=threshold)
-            led.event(seat, "barrel_enter")
+            self.say(seat, "barrel_enter", score=st.score[seat], threshold=threshold)
+            self.event(seat, "barrel_enter")
             st.barrel[seat] = 0
             if ag["barrel_clamp"] and st.score[seat] != threshold:
                 st.score[seat] = threshold
-                led.say(seat, "barrel_clamp", threshold=threshold)
+                self.say(seat, "barrel_clamp", threshold=threshold)
         if len(entering) > 1 and ag["barrel_single"]:
             for seat in entering:
                 self.fall(seat, "simultaneous")
@@ -518,147 +525,166 @@ class Scoring:
         """An adjustment: its amount (a barrel bonus is frozen), then steps 10 (leave) to 14."""
         st = self.st
         kind: CreditKind = "bonus" if rec.amount > 0 else "penalty"
-        self.led.add(rec.player, rec.amount, kind, "adjustment", reason=rec.reason,
-                     amount=rec.amount)
+        self.add(rec.player, rec.amount, kind, "adjustment", reason=rec.reason,
+                 amount=rec.amount)
         self.freeze()
         self.apply()
         self.leave_barrel()
         self.after_deal(declarer=None)
         if rec.reason == "misdeal" and self.ag["misdeal_passes_deal"]:
             st.dealer = (st.dealer + 1) % st.players
-            self.led.say(rec.player, "deal_passes")
+            self.say(rec.player, "deal_passes")
 
+    # --- played and conceded deals -------------------------------------------
 
-class DealScoring(Scoring):
-    """A ``play`` or ``raspis`` record being scored: steps 1–14 of §4."""
-
-    def __init__(self, st: State, led: Ledger, ag: Mapping[str, Any],
-                 rec: Play | Raspis) -> None:
-        super().__init__(st, led, ag)
-        self.rec = rec
-        self.golden = st.golden_left > 0
-        self.mult = 2 if self.golden or rec.dark else 1
-        self.why_mult = "golden" if self.golden else "dark"
-
-    def score(self) -> RowResult:
+    def deal(self, rec: Play | Raspis, active: tuple[int, ...]) -> RowResult:
         """Steps 1–14 for a ``play`` or ``raspis`` record; returns the row's result."""
-        st, rec, led = self.st, self.rec, self.led
-        active = st.active()
-        for seat in range(st.players):
-            if seat not in active:
-                led.say(seat, "sits_out")
+        st, why, ag = self.st, self.why, self.ag
+        self.golden = golden = st.golden_left > 0
+        self.mult = 2 if golden or rec.dark else 1
+        self.why_mult = "golden" if golden else "dark"
+        if len(active) < st.players:
+            for seat in range(st.players):
+                if seat not in active:
+                    why[seat].append(_new(Reason, ("sits_out", {})))
         result: RowResult
         if isinstance(rec, Play):
-            made = self.play(rec)
+            made = self.play(rec, active)
             result = "made" if made else "failed"
         else:
             made = False
-            self.raspis(rec)
+            self.raspis(rec, active)
             result = "raspis"
-        self.talon()
-        self.freeze()
+        if st.players == 4:
+            self.talon(rec)
+        if self.credits:
+            self.freeze()
         self.apply()
-        if isinstance(rec, Play):
-            self.bolts(rec)
-        self.barrel_attempts()
-        self.after_deal(declarer=rec.declarer if made else None)
-        if self.golden:
+        # Nothing to count unless a seat may have a bolt or a run is to be broken.
+        if isinstance(rec, Play) and (rec.no_tricks or ag["bolt_counts"] != "no_tricks"
+                                      or ag["bolt_penalty"] == "three_in_a_row"):
+            self.bolts(rec, active)
+        if st.barrel:
+            self.barrel_attempts()
+        score = st.score
+        # Steps 11-13 find nothing to do while every score is under its bar.
+        if ag["samosval"] or max(score) >= min(ag["target"], ag["barrel_threshold"]):
+            self.after_deal(declarer=rec.declarer if made else None)
+        if golden:
             self.golden_round(made)
         st.dealer = (st.dealer + 1) % st.players
         return result
 
-    def play(self, rec: Play) -> bool:
+    def play(self, rec: Play, active: tuple[int, ...]) -> bool:
         """Steps 1–4 and 6 of a played deal; returns whether the contract was made."""
-        led, ag, mult = self.led, self.ag, self.mult
+        why, ag, mult, credits, gain = self.why, self.ag, self.mult, self.credits, self.gain
+        rounding, dark = ag["rounding"], rec.dark
+        rounded_of = _ROUNDED.get(rounding, _ROUNDED["none"])  # as round_points
+        # Defenders are doubled on a golden deal, and in the dark only where agreed.
+        double = 2 if mult == 2 and (not dark or ag["dark_double_defenders"]) else 1
+        wed_double = double if ag["double_marriages"] else 1
         made = False
-        for seat in self.st.active():
+        for seat in active:
             points = rec.points[seat]
             assert points is not None  # validation: every active seat has its points
-            rounded = round_points(points, ag["rounding"])
+            rounded = rounded_of[points]
             suits = rec.marriages.get(seat, ())
-            wed = sum(marriage_value(s) for s in suits)
+            wed = 0
+            for suit in suits:
+                wed += _VALUES[suit]
             if seat == rec.declarer:
                 made = self.declarer(rec, points, rounded, suits, wed)
                 continue
-            self.say_points(seat, points, rounded)
+            said = why[seat]
+            if rounded == points:
+                said.append(_new(Reason, ("points", {"points": points})))
+            else:
+                said.append(_new(Reason, ("points_rounded", {
+                    "points": points, "rounded": rounded, "rule": rounding})))
             for suit in suits:
-                led.say(seat, "marriage", sign=marriage_sign(suit), value=marriage_value(suit))
-            doubled = mult == 2 and (not rec.dark or ag["dark_double_defenders"])
-            amount = _doubled(rounded, wed, 2 if doubled else 1, ag)
-            led.add(seat, amount, "defender")
-            if doubled and amount:
-                led.say(seat, "doubled", why=self.why_mult, amount=amount)
-            elif rec.dark and amount:
-                led.say(seat, "not_doubled")
+                said.append(_new(Reason, ("marriage", {"sign": _SIGNS[suit],
+                                                        "value": _VALUES[suit]})))
+            amount = rounded * double + wed * wed_double
+            if seat in credits:
+                credits[seat].append((amount, "defender"))
+            else:
+                gain[seat] += amount
+            if double == 2 and amount:
+                said.append(_new(Reason, ("doubled", {"why": self.why_mult, "amount": amount})))
+            elif dark and amount:
+                said.append(_new(Reason, ("not_doubled", {})))
         return made
-
-    def say_points(self, seat: int, points: int, rounded: int) -> None:
-        """Explain a seat's card points and their rounding."""
-        if rounded == points:
-            self.led.say(seat, "points", points=points)
-        else:
-            self.led.say(seat, "points_rounded", points=points, rounded=rounded,
-                         rule=self.ag["rounding"])
 
     def declarer(self, rec: Play, points: int, rounded: int, suits: tuple[str, ...],
                  wed: int) -> bool:
         """Step 3 (and 6) for the declarer: made or failed, and what it is worth."""
-        led, ag, mult = self.led, self.ag, self.mult
+        ag, mult = self.ag, self.mult
         seat, contract = rec.declarer, rec.contract
-        counted = (rounded if ag["round_declarer"] else points) + wed
-        parts = [str(rounded if ag["round_declarer"] else points)]
-        parts += [f"{marriage_sign(s)} {marriage_value(s)}" for s in suits]
-        expr = " + ".join(parts) + (f" = {counted}" if suits else "")
+        shown = rounded if ag["round_declarer"] else points
+        counted = shown + wed
+        if suits:
+            expr = " + ".join([str(shown), *[f"{_SIGNS[s]} {_VALUES[s]}" for s in suits]])
+            expr += f" = {counted}"
+        else:
+            expr = str(shown)
+        said = self.why[seat]
         if counted < contract:
-            if rec.dark:
-                led.add(seat, -contract * mult, "own_failed", "dark_failed")
+            # The common end of a deal, credited in place (as add() would).
+            amount = -contract * mult
+            if seat in self.credits:
+                self.credits[seat].append((amount, "own_failed"))
             else:
-                led.add(seat, -contract * mult, "own_failed", "failed", contract=contract,
-                        taken_expr=expr)
+                self.gain[seat] += amount
+            if rec.dark:
+                said.append(_new(Reason, ("dark_failed", {})))
+            else:
+                said.append(_new(Reason, ("failed", {"contract": contract,
+                                                     "taken_expr": expr})))
                 if mult == 2:
-                    led.say(seat, "doubled", why=self.why_mult, amount=-contract * 2)
+                    said.append(_new(Reason, ("doubled", {"why": self.why_mult,
+                                                          "amount": -contract * 2})))
             return False
+        said.append(_new(Reason, ("made", {"contract": contract, "taken_expr": expr})))
         if rec.dark and ag["dark_cap_240"]:
-            led.say(seat, "made", contract=contract, taken_expr=expr)
-            led.add(seat, 240, "own_made", "dark_cap")
+            self.add(seat, 240, "own_made", "dark_cap")
             return True
-        led.say(seat, "made", contract=contract, taken_expr=expr)
         if ag["declarer_scores"] == "taken" or rec.dark:
-            led.say(seat, "made_taken", contract=contract, amount=rounded + wed)
+            self.say(seat, "made_taken", contract=contract, amount=rounded + wed)
             amount = _doubled(rounded, wed, mult, ag)
         else:
             amount = contract * mult
-        led.add(seat, amount, "own_made")
+        self.add(seat, amount, "own_made")
         if mult == 2:
-            led.say(seat, "doubled", why=self.why_mult, amount=amount)
+            self.say(seat, "doubled", why=self.why_mult, amount=amount)
         return True
 
-    def raspis(self, rec: Raspis) -> None:
+    def raspis(self, rec: Raspis, active: tuple[int, ...]) -> None:
         """Step 7: the declarer concedes; every active opponent is paid."""
-        st, led, ag, mult = self.st, self.led, self.ag, self.mult
+        st, ag, mult = self.st, self.ag, self.mult
         seat, contract = rec.declarer, rec.contract
         payout = raspis_payout(contract, ag["raspis_payout"]) * mult
         if rec.dark:
-            led.add(seat, -240, "own_failed", "raspis_declarer", contract=contract, amount=-240)
+            self.add(seat, -240, "own_failed", "raspis_declarer", contract=contract,
+                     amount=-240)
         elif ag["raspis_subtract"]:
             amount = -contract * mult
-            led.add(seat, amount, "own_failed", "raspis_declarer", contract=contract,
-                    amount=amount)
+            self.add(seat, amount, "own_failed", "raspis_declarer", contract=contract,
+                     amount=amount)
         else:
-            led.say(seat, "raspis_free", contract=contract)
-        for other in st.active():
+            self.say(seat, "raspis_free", contract=contract)
+        for other in active:
             if other != seat:
-                led.add(other, payout, "payout", "raspis_payout", amount=payout)
+                self.add(other, payout, "payout", "raspis_payout", amount=payout)
         st.raspis[seat] += 1
         if ag["raspis_third_penalty"] and st.raspis[seat] % 3 == 0:
             penalty = _penalty(ag, golden=mult == 2 and not rec.dark)
-            led.add(seat, -penalty, "penalty", "raspis_penalty", count=st.raspis[seat],
-                    amount=-penalty)
-            led.event(seat, "raspis_penalty")
+            self.add(seat, -penalty, "penalty", "raspis_penalty", count=st.raspis[seat],
+                     amount=-penalty)
+            self.event(seat, "raspis_penalty")
 
-    def talon(self) -> None:
+    def talon(self, rec: Play | Raspis) -> None:
         """Step 5: the 4-player dealer scores the talon (its marriage is never doubled)."""
-        st, rec, led, ag, mult = self.st, self.rec, self.led, self.ag, self.mult
+        st, ag, mult = self.st, self.ag, self.mult
         mode, prikup = ag["four_dealer_prikup"], rec.prikup
         if st.players < 4 or mode == "none" or prikup is None:
             return
@@ -667,31 +693,31 @@ class DealScoring(Scoring):
             rounded = prikup.points
             if ag["talon_rounding"]:
                 rounded = round_points(prikup.points, ag["rounding"])
-            led.add(dealer, rounded * mult, "talon", "talon_points", points=prikup.points,
-                    rounded=rounded)
+            self.add(dealer, rounded * mult, "talon", "talon_points", points=prikup.points,
+                     rounded=rounded)
             amount = rounded * mult
         else:
             amount = 50 * (prikup.aces or 0) * mult
-            led.add(dealer, amount, "talon", "talon_aces", aces=prikup.aces or 0,
-                    amount=amount // mult)
+            self.add(dealer, amount, "talon", "talon_aces", aces=prikup.aces or 0,
+                     amount=amount // mult)
         if mult == 2 and amount:
-            led.say(dealer, "doubled", why="dark" if rec.dark else "golden", amount=amount)
+            self.say(dealer, "doubled", why="dark" if rec.dark else "golden", amount=amount)
         if prikup.marriage:
             value = marriage_value(prikup.marriage)
             if rec.dark and ag["dark_double_talon_marriage"]:
-                led.add(dealer, value * 2, "talon", "talon_marriage_doubled",
-                        sign=marriage_sign(prikup.marriage), value=value * 2)
+                self.add(dealer, value * 2, "talon", "talon_marriage_doubled",
+                         sign=marriage_sign(prikup.marriage), value=value * 2)
             else:
-                led.add(dealer, value, "talon", "talon_marriage",
-                        sign=marriage_sign(prikup.marriage), value=value)
+                self.add(dealer, value, "talon", "talon_marriage",
+                         sign=marriage_sign(prikup.marriage), value=value)
 
-    def bolts(self, rec: Play) -> None:
+    def bolts(self, rec: Play, active: tuple[int, ...]) -> None:
         """Step 9: bolts for a trickless (or pointless) seat, and their penalties."""
-        st, led, ag, golden = self.st, self.led, self.ag, self.golden
+        st, ag, golden = self.st, self.ag, self.golden
         penalty_rule = ag["bolt_penalty"]
         weight = 2 if (rec.dark and ag["dark_double_bolts"]) or (
             golden and ag["golden_double_bolts"]) else 1
-        for seat in st.active():
+        for seat in active:
             exempt = seat == rec.declarer and ag["bolt_own_game_exempt"]
             if exempt:
                 continue
@@ -701,27 +727,27 @@ class DealScoring(Scoring):
                 points = rec.points[seat]
                 assert points is not None  # validation: every active seat has its points
                 taken = round_points(points, ag["rounding"])
-                bolt = taken + sum(marriage_value(s) for s in rec.marriages.get(seat, ())) == 0
+                bolt = taken + sum(_VALUES[s] for s in rec.marriages.get(seat, ())) == 0
             if not bolt:
                 if penalty_rule == "three_in_a_row":
                     st.bolts[seat] = 0
                 continue
             st.bolts[seat] += weight
-            led.event(seat, "bolt", **({"weight": 2} if weight == 2 else {}))
+            self.event(seat, "bolt", **({"weight": 2} if weight == 2 else {}))
             if penalty_rule == "three_in_a_row":
-                led.say(seat, "bolt_run", count=st.bolts[seat])
+                self.say(seat, "bolt_run", count=st.bolts[seat])
             else:
-                led.say(seat, "bolt_double" if weight == 2 else "bolt", count=st.bolts[seat])
+                self.say(seat, "bolt_double" if weight == 2 else "bolt", count=st.bolts[seat])
             if penalty_rule != "none" and st.bolts[seat] >= 3:
                 st.bolts[seat] = 0 if penalty_rule == "three_in_a_row" else st.bolts[seat] - 3
                 penalty = _penalty(ag, golden)
                 st.score[seat] -= penalty
-                led.say(seat, "bolt_penalty", amount=-penalty)
-                led.event(seat, "bolt_penalty")
+                self.say(seat, "bolt_penalty", amount=-penalty)
+                self.event(seat, "bolt_penalty")
 
     def golden_round(self, made: bool) -> None:
         """§5: count the golden deal; at the round's end, reset, replay or keep."""
-        st, led = self.st, self.led
+        st = self.st
         st.golden_made = st.golden_made or made
         st.golden_left -= 1
         if st.golden_left or st.golden_made or st.winner is not None:
@@ -730,14 +756,14 @@ class DealScoring(Scoring):
         if outcome == "reset":
             for seat in range(st.players):
                 st.score[seat] = st.bolts[seat] = st.falls[seat] = st.raspis[seat] = 0
-                led.say(seat, "golden_reset")
+                self.say(seat, "golden_reset")
             st.barrel.clear()
-            led.event(None, "golden_reset")
+            self.event(None, "golden_reset")
         elif outcome == "replay":
             st.golden_left = st.players
-            led.event(None, "golden_replay")
+            self.event(None, "golden_replay")
             for seat in range(st.players):
-                led.say(seat, "golden_replay")
+                self.say(seat, "golden_replay")
 
 
 # --- the protocol ----------------------------------------------------------------

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import Any, Protocol, cast
 
 from scorer.engine.errors import RuleError
 from scorer.engine.records import HALF_SUITS, SUITS, Adjustment, Play, Prikup, Raspis, Record
@@ -15,6 +15,31 @@ from scorer.engine.records import HALF_SUITS, SUITS, Adjustment, Play, Prikup, R
 # with adjustments bounded too, every total stays far inside ordinary integers.
 MAX_ADJUSTMENT = 100_000
 MAX_SCORE = 1_000_000
+
+
+class GameView(Protocol):
+    """What validation reads of the game just before a record (scoring's running state).
+
+    Read in place, never copied: validation only looks, so a record costs no snapshot.
+    """
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def golden_left(self) -> int: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def barrel(self) -> Collection[int]: ...
+    @property
+    def raspis(self) -> Sequence[int]: ...
+    @property
+    def score(self) -> Sequence[int]: ...
+
+    def forced(self, ag: Mapping[str, Any]) -> int:
+        """The seat that must take 100 (and declares a golden deal)."""
 
 
 @dataclass(slots=True)  # not frozen: built once per record, and only read
@@ -28,29 +53,80 @@ class DealContext:
     first_hand: int
     forced: int
     golden: bool
-    barrel: frozenset[int]
-    raspis: tuple[int, ...]
+    barrel: Collection[int]
+    raspis: Sequence[int]
     finished: bool
-    score: tuple[int, ...] = ()
+    score: Sequence[int] = ()
 
 
-def validate(record: Record, ctx: DealContext, ag: Mapping[str, Any]) -> None:
-    """Refuse ``record`` with a RuleError if any rule of §3 forbids it."""
-    if ctx.finished:
-        raise RuleError(ctx.deal, "type", "after_win")
-    if isinstance(record, Play | Raspis):
-        _declarer(record, ctx)
-        _contract(record, ctx, ag)
+# A tuple, not a union: ``Play | Raspis | Adjustment`` would be built on every record.
+_CHECKED = (Play, Raspis, Adjustment)
+
+
+def validate(record: Record, view: GameView, deal: int, ag: Mapping[str, Any],
+             active: tuple[int, ...]) -> None:
+    """Refuse ``record`` (deal number ``deal``) with a RuleError if any rule of §3 forbids it.
+
+    ``active`` are the seats that play this deal.
+    """
+    if view.winner is not None:
+        raise RuleError(deal, "type", "after_win")
+    players = view.players
+    if isinstance(record, Play) and _plain(record, view, active, ag):
+        # Declarer, contract, points, dark and talon are fine; only these may be refused.
+        if record.marriages or record.no_tricks:
+            dealer = view.dealer
+            ctx = DealContext(deal, players, dealer, active, (dealer + 1) % players,
+                              view.forced(ag), False, view.barrel, view.raspis, False,
+                              view.score)
+            if record.marriages:
+                _marriages(record, ctx, ag)
+            if record.no_tricks:
+                _no_tricks(record, ctx, ag)
+        return
+    if isinstance(record, _CHECKED):
+        dealer = view.dealer
+        # The state's own sequences, not copies: the rules below only read them.
+        ctx = DealContext(deal, players, dealer, active, (dealer + 1) % players,
+                          view.forced(ag), view.golden_left > 0, view.barrel, view.raspis,
+                          False, view.score)
         if isinstance(record, Play):
+            _declarer(record, ctx)
+            _contract(record, ctx, ag)
             _points(record, ctx)
-            _marriages(record, ctx, ag)
-            _no_tricks(record, ctx, ag)
-        _dark(record, ctx, ag)
-        if isinstance(record, Raspis):
+            # The checks below find nothing to refuse in a record without what they read.
+            if record.marriages:
+                _marriages(record, ctx, ag)
+            if record.no_tricks:
+                _no_tricks(record, ctx, ag)
+            if record.dark:
+                _dark(record, ctx, ag)
+            if record.prikup is not None or players == 4:
+                _prikup(record.prikup, ctx, ag)
+        elif isinstance(record, Raspis):
+            _declarer(record, ctx)
+            _contract(record, ctx, ag)
+            _dark(record, ctx, ag)
             _raspis(record, ctx, ag)
-        _prikup(record.prikup, ctx, ag)
-    elif isinstance(record, Adjustment):
-        _adjustment(record, ctx, ag)
+            _prikup(record.prikup, ctx, ag)
+        else:
+            _adjustment(record, ctx, ag)
+
+
+def _plain(rec: Play, view: GameView, active: tuple[int, ...], ag: Mapping[str, Any]) -> bool:
+    """Whether a played deal is plainly within §3 but for its marriages and trickless seats.
+
+    The common deal (not golden, not dark, every seat plays, no talon) checked at once;
+    anything else, or anything off, goes through the rules one by one, which name it.
+    """
+    c, pts = rec.contract, rec.points
+    if (view.golden_left or rec.dark or rec.prikup is not None or len(active) != view.players
+            or view.players == 4 or rec.declarer not in active or None in pts):
+        return False
+    points = cast("tuple[int, ...]", pts)
+    return (100 <= c <= ag["max_contract"] and not c % ag["bid_step"] and sum(points) == 120
+            and min(points) >= 0 and max(points) <= 120 and 1 not in points
+            and 119 not in points)
 
 
 def _declarer(rec: Play | Raspis, ctx: DealContext) -> None:
