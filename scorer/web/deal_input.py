@@ -289,6 +289,7 @@ SEAT_TEXTS = {
     "no_tricks.points": _l("%(name)s took no trick but has %(got)s points."),
     "dark.first_hand": _l("Only the first hand (%(name)s) may play dark."),
     "raspis.limit": _l("%(name)s has used all %(max)s concessions."),
+    "amount.total": _l("This would take the score of %(name)s to %(total)s, beyond ±%(max)s."),
     "marriages.twice": _l("%(suit)s: declared more than once."),
     "marriages.half_used": _l("%(suit)s: a suit is declared once per deal (whole or half)."),
     "marriages.suit": _l("Unknown marriage."),

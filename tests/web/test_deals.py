@@ -351,3 +351,21 @@ def test_an_error_about_a_field_the_form_hides_is_shown_on_top(table):
     assert 'name="dark"' not in html
     assert re.search(r'<li class="error top-error">[^<]*втёмную', html)
     assert table.slot_ids(game) == []
+
+
+def test_every_refusal_about_a_seat_names_the_player_on_the_web(app):
+    """No engine rule that words a seat as a number reaches the web form as «место 2»:
+    each has a web text with the player's name (issue 8: names, never seat numbers)."""
+    from scorer.engine import RuleError
+    from scorer.engine.errors import RULE_TEXTS
+    from scorer.web.deal_input import SEAT_TEXTS, refusal_words
+
+    about_a_seat = {rule for rule, text in RULE_TEXTS.items()
+                    if "{seat}" in text.msgid or "seat {expected}" in text.msgid}
+    game_level = {"first_dealer.range"}  # the new-game form chooses a dealer by name
+    assert about_a_seat - game_level - set(SEAT_TEXTS) == set()
+
+    err = RuleError(3, "amount", "amount.total", seat=1, total=1_000_120, max=1_000_000)
+    with app.test_request_context():
+        words = refusal_words(err, ["Аня", "Борис", "Вика"], "ru")
+    assert "Борис" in words and "мест" not in words, words
