@@ -48,7 +48,7 @@ WORDS = {
     "failed": N_("failed"),
     "redeal": N_("redeal"),
     "notes": N_("Notes"),
-    "played": N_("Played"),
+    "played": N_("In the sheet"),
     "why_cut": N_("The last {n} deals are explained; the rest are on the game page."),
 }
 
@@ -192,7 +192,8 @@ def sheet_context(game, protocol, *, lang: str = "ru", landscape: bool = False,
         "preset": preset_title(game, lang), "agreements": agreement_lines(game, lang),
         "legend": marks.legend(lang, game.agreements, len(game.players)),
         "rows": protocol_rows(game, protocol, lang),
-        "played": deals_count(sum(r.type in ("play", "raspis") for r in protocol.rows), lang),
+        # One numbering everywhere (docs/UX.md): every row is a кон, redeals included.
+        "played": deals_count(len(protocol.rows), lang),
         "standings": standings(game, protocol),
         "winner": game.players[protocol.winner] if protocol.winner is not None else None,
         "chart": Markup(totals_svg(game, protocol, lang)),

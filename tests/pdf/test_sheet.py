@@ -181,7 +181,7 @@ def test_game_without_deals_and_two_players():
     game = parse_game({"format": "thousand-game/1", "players": ["Аня", "Борис"],
                        "agreements": {"preset": "two-players"}, "deals": []})
     flat = compact("\n".join(pages_text(render_sheet(game, lang="en"))))
-    assert "Played:0deals" in flat and "Twoplayers" in flat
+    assert "Inthesheet:0deals" in flat and "Twoplayers" in flat
     assert "Bonthebarrel" not in flat  # no barrel in this preset, so no barrel mark
 
 
@@ -198,3 +198,16 @@ def test_legend_lists_only_marks_the_agreements_allow():
     assert {"penalty", "samosval", "fall", "barrel"} <= classic
     assert not {"penalty", "samosval", "golden", "dark", "fall"} & polish
     assert {"bolt", "barrel", "raspis", "win"} <= polish
+
+
+def test_the_sheet_counts_every_row_as_a_deal_like_the_protocol():
+    """One numbering everywhere: a redeal is a кон in the protocol, so the sheet's count of
+    deals includes it (it said «Сыграно: 1 кон» beside two numbered rows)."""
+    from scorer.engine import parse_game
+
+    game = parse_game({"format": "thousand-game/1", "players": ["Аня", "Борис", "Вика"],
+                       "deals": [{"type": "redeal"},
+                                 {"type": "play", "declarer": 0, "contract": 100,
+                                  "points": [100, 10, 10]}]})
+    flat = compact("\n".join(pages_text(render_sheet(game, lang="ru"))))
+    assert "Впротоколе:2кона" in flat, flat[-300:]
