@@ -43,13 +43,15 @@ def import_log(phone: Phone, log: dict):
 
 def errors(response) -> list[str]:
     """The refusal texts on a page."""
-    return re.findall(r'<p class="error[^"]*"[^>]*>([^<]+)</p>', response.get_data(as_text=True))
+    # Beside a field (<p class="error">) or, for the form as a whole, in the summary on top.
+    return re.findall(r'<(?:p|li) class="error[^"]*"[^>]*>([^<]+)</(?:p|li)>',
+                      response.get_data(as_text=True))
 
 
 def test_the_limits_are_the_documented_ones():
     """The limits in the code are the ones documented."""
     assert store.MAX_DEALS == 2000
-    assert forms.MAX_NAME == 40 and forms.MIN_PLAYERS == 2 and forms.MAX_PLAYERS == 4
+    assert forms.MAX_NAME == 40 and forms.MIN_PLAYERS == 2
     assert web_app.MAX_CONTENT_LENGTH == 2 * 1024 * 1024
 
 
