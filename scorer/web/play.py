@@ -28,6 +28,7 @@ from scorer.web.replay_cache import (
     remember_replay,
     rescore,
     score_candidate,
+    slots_after,
 )
 
 bp = Blueprint("play", __name__, url_prefix="/g")
@@ -284,7 +285,8 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
         entry.errors[("top", None)] = _("A game holds at most %(max)d deals.", max=err.limit)
         return show_form(loaded, setup, entry, slot_id, status=422)
     # The page we redirect to needs no replay.
-    remember_replay(row, version, *checked[:2], loaded.generation, checked.states)
+    remember_replay(row, version, *checked[:2], loaded.generation, checked.states,
+                    slots_after(loaded.slots, slot_id, record))
     if slot_id is not None:
         note_changes(loaded, load(row), "edit", slot_id)
     return redirect(landing(row))
@@ -401,7 +403,8 @@ def change_slot(row, slot_id: int, note: str, base: int | None):
         st.revise_deal(row.id, slot_id, new_record, note)
         if key is not None:
             st.note_submission(row.id, key)
-    remember_replay(row, st.last_version, *scored, before.generation, scored.states)
+    remember_replay(row, st.last_version, *scored, before.generation, scored.states,
+                    slots_after(before.slots, slot_id, new_record))
     note_changes(before, load(row), note, slot_id)
     return None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -168,12 +168,22 @@ def load(row: GameRow) -> Loaded:
 
 def remember_replay(row: GameRow, version: int, game: Game, protocol: Protocol,
                     generation: str | None = None,
-                    states: dict[int, ReplayState] | None = None) -> None:
-    """Cache a replay already made for exactly this version's records (its slots are
-    read on the next load)."""
+                    states: dict[int, ReplayState] | None = None,
+                    slots: list[DealSlot] | None = None) -> None:
+    """Cache a replay already made for exactly this version's records, with its slots
+    when the writer knows them (else they are read on the next load)."""
     if generation is None:
         generation = get_store().generation()
-    replays().put((generation, row.id, version), (game, protocol, None, None, states))
+    replays().put((generation, row.id, version), (game, protocol, None, slots, states))
+
+
+def slots_after(slots: list[DealSlot], slot_id: int | None, record: dict | None) -> list[DealSlot]:
+    """The slots once a write has stored ``record`` (a new deal when slot_id is None, else a
+    new revision of that slot): what the next load would read back, without reading it."""
+    if slot_id is None:
+        number = max((s.id for s in slots), default=0) + 1
+        return [*slots, DealSlot(number, number, 1, record)]
+    return [replace(s, rev=s.rev + 1, record=record) if s.id == slot_id else s for s in slots]
 
 
 class Candidate(tuple):

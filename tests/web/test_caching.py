@@ -251,3 +251,34 @@ def test_store_totals_are_kept_only_for_the_current_version(tmp_path):
     with sqlite3.connect(tmp_path / "t.sqlite") as raw:
         assert raw.execute("select count(*) from meta").fetchone()[0] == 1
     db.close()
+
+
+def test_the_page_after_a_write_reads_no_deals(app, table):
+    """A save, an edit, a delete and a restore leave the new version's slots in the replay
+    cache, exactly as the store would read them back, so the page the phone is sent to
+    next reads no deal rows (the cost of that GET does not grow with the game)."""
+    game = played(table, deals=3)
+
+    def cached_slots_match_the_store() -> None:
+        """The newest cached entry holds the slots the store reads for that version."""
+        with app.app_context():
+            newest = list(replay_cache.replays().items.items())[-1]
+            (_generation, game_id, version), entry = newest
+            st = web_db.get_store()
+            assert st.version(game_id) == version
+            assert entry[3] == st.slots(game_id)
+
+    table.deal(game, action="redeal")
+    cached_slots_match_the_store()
+    first = slots_of(table.client.get(game).get_data(as_text=True))[-1]
+    edit = {**table.form(f"{game}/deal/{first}"), "action": "redeal"}
+    assert table.client.post(f"{game}/deal/{first}", data=edit).status_code == 302
+    cached_slots_match_the_store()
+    delete(table, game, first)
+    cached_slots_match_the_store()
+    data = table.form(game)  # the restore button sits on the game page, where the deal was
+    assert table.client.post(f"{game}/deal/{first}/restore", data=data).status_code == 302
+    cached_slots_match_the_store()
+    table.client.application.extensions["scorer_pages"].items.clear()
+    sql = statements(app, lambda: table.client.get(game))
+    assert not [s for s in sql if "from deals" in s.lower()], sql
