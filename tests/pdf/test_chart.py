@@ -89,3 +89,27 @@ def test_phone_layout_text_is_at_least_11_px_on_a_360_px_phone(make_long):
     texts = [t.text for t in ET.fromstring(totals_svg(game4, replay(game4), layout=PHONE))
              .iter(f"{SVG}text")]
     assert "Александра" in texts and "Константин" in texts
+
+
+
+def test_a_long_game_draws_at_most_one_point_per_unit_and_keeps_every_peak(make_long):
+    """A 1000-deal line is thinned to the plot's width (per two units the lowest and the
+    highest total), so the chart costs what a short one does; no player's first, last,
+    highest or lowest total is lost. A short game still draws every deal (test above)."""
+    import doctest
+
+    from scorer import chart
+
+    assert doctest.testmod(chart).failed == 0
+    game = make_long(1000)
+    protocol = replay(game)
+    for layout in (PHONE, PAPER):
+        plot_w = layout.width - layout.left - layout.right
+        root = ET.fromstring(totals_svg(game, protocol, layout=layout))
+        for seat, line in enumerate(root.findall(f"{SVG}polyline")):
+            full = [0] + [row.score[seat] for row in protocol.rows]
+            kept = chart._thinned(full, plot_w)
+            assert len(line.get("points").split()) == len(kept) <= plot_w + 2
+            values = [v for _i, v in kept]
+            assert kept[0] == (0, full[0]) and kept[-1] == (len(full) - 1, full[-1])
+            assert max(values) == max(full) and min(values) == min(full)
