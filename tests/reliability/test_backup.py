@@ -259,12 +259,7 @@ def edited_backup(path: Path, *sql: str) -> Path:
     """A sound backup of a small instance, then changed by these statements."""
     small_instance(path.parent / "source")
     assert scorer("backup", path, "--instance", path.parent / "source").returncode == 0
-    conn = sqlite3.connect(path)
-    for statement in sql:
-        conn.execute(statement)
-    conn.commit()
-    conn.close()
-    return path
+    return _raw_database(path, *sql)
 
 
 WRONG_COLUMNS = (
@@ -313,7 +308,7 @@ def test_a_refused_restore_leaves_the_live_database_untouched(tmp_path, case, ma
 
 
 def _raw_database(path: Path, *sql: str) -> Path:
-    """An SQLite file made of these statements only."""
+    """An SQLite file (new, or the one there) changed by these statements."""
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path)
     for statement in sql:

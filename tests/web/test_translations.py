@@ -140,14 +140,17 @@ def _fields(text: str) -> set[str]:
     return set(re.findall(r"\{(\w*)[^}]*\}", text)) | set(re.findall(r"%\((\w+)\)", text))
 
 
+def entries() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """(msgids, translations) of every catalog entry, plural forms as tuples too."""
+    return [(m.id if isinstance(m.id, tuple) else (m.id,),
+             m.string if isinstance(m.string, tuple) else (m.string,))
+            for m in catalog() if m.id]
+
+
 def test_translations_keep_every_field():
     """A translation uses exactly the fields of its msgid, so formatting never breaks."""
     wrong = []
-    for m in catalog():
-        if not m.id:
-            continue
-        ids = m.id if isinstance(m.id, tuple) else (m.id,)
-        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+    for ids, strings in entries():
         wrong += [(ids[0], s) for s in strings if _fields(s) != _fields(ids[-1])]
     assert wrong == []
 
@@ -200,11 +203,7 @@ def test_stems_cover_the_glossary():
 def test_glossary_terms_keep_their_russian_word():
     """A msgid using a glossary term is translated with that term's Russian word."""
     wrong = []
-    for m in catalog():
-        if not m.id:
-            continue
-        ids = m.id if isinstance(m.id, tuple) else (m.id,)
-        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+    for ids, strings in entries():
         bare = re.sub(r"\{[^}]*\}|%\(\w+\)\w", "", ids[0])  # field names are not words
         for term, stems in STEMS.items():
             if NOT_THE_TERM.get(ids[0]) == term:
