@@ -8,6 +8,7 @@ produce at all. Pure: no Flask, no WeasyPrint; everything is read from the engin
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -71,8 +72,13 @@ def number(value: int) -> str:
 
 def letters(lang: str) -> dict[str, str]:
     """The mark letters of a language (Russian for anything unknown)."""
-    lang = lang if lang in LANGUAGES else DEFAULT
-    return {key: tr(lang, mark) for key, mark in LETTERS.items()}
+    return dict(_letters(lang if lang in LANGUAGES else DEFAULT))
+
+
+@functools.cache
+def _letters(lang: str) -> tuple[tuple[str, str], ...]:
+    """The letters of one language, looked up once: every protocol cell asks for them."""
+    return tuple((key, tr(lang, mark)) for key, mark in LETTERS.items())
 
 
 def falls_possible(ag: Mapping[str, Any]) -> bool:
