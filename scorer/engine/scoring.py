@@ -327,6 +327,16 @@ _FALL_REASONS: dict[FallCause, ReasonCode] = {
 _new = tuple.__new__
 _object_new = object.__new__
 
+# A defender's card points reason by points and rounding mode, and a marriage's by suit:
+# reasons are immutable and compared by value, so every row may share the same ones.
+_POINTS_REASONS = {mode: tuple(
+    _new(Reason, ("points", {"points": p})) if rounded[p] == p else
+    _new(Reason, ("points_rounded", {"points": p, "rounded": rounded[p], "rule": mode}))
+    for p in range(121)) for mode, rounded in _ROUNDED.items()}
+_MARRIAGE_REASONS = {suit: _new(Reason, ("marriage", {"sign": _SIGNS[suit],
+                                                      "value": _VALUES[suit]}))
+                     for suit in MARRIAGES}
+
 
 class Scoring:
     """One record being scored: the running state, the row's reasons, events and credits.
@@ -579,7 +589,8 @@ class Scoring:
         """Steps 1–4 and 6 of a played deal; returns whether the contract was made."""
         why, ag, mult, credits, gain = self.why, self.ag, self.mult, self.credits, self.gain
         rounding, dark = ag["rounding"], rec.dark
-        rounded_of = _ROUNDED.get(rounding, _ROUNDED["none"])  # as round_points
+        known = rounding if rounding in _ROUNDED else "none"  # as round_points
+        rounded_of, points_why = _ROUNDED[known], _POINTS_REASONS[known]
         # Defenders are doubled on a golden deal, and in the dark only where agreed.
         double = 2 if mult == 2 and (not dark or ag["dark_double_defenders"]) else 1
         wed_double = double if ag["double_marriages"] else 1
@@ -596,14 +607,9 @@ class Scoring:
                 made = self.declarer(rec, points, rounded, suits, wed)
                 continue
             said = why[seat]
-            if rounded == points:
-                said.append(_new(Reason, ("points", {"points": points})))
-            else:
-                said.append(_new(Reason, ("points_rounded", {
-                    "points": points, "rounded": rounded, "rule": rounding})))
+            said.append(points_why[points])
             for suit in suits:
-                said.append(_new(Reason, ("marriage", {"sign": _SIGNS[suit],
-                                                        "value": _VALUES[suit]})))
+                said.append(_MARRIAGE_REASONS[suit])
             amount = rounded * double + wed * wed_double
             if seat in credits:
                 credits[seat].append((amount, "defender"))
