@@ -191,7 +191,7 @@ def start(game: Game) -> ReplayState:
 def advance(state: ReplayState, record: Record) -> ReplayState:
     """Validate and score one more record; a refused record raises RuleError."""
     st = _thaw(state)
-    row = _row(st, record, len(state.rows) + 1, state.ag)
+    row = _row(Scoring(st, state.ag), record, len(state.rows) + 1)
     return _snapshot(st, state.players, state.agreements, state.ag, (*state.rows, row))
 
 
@@ -208,7 +208,8 @@ def replay_state(game: Game, resume: ReplayState | None = None) -> ReplayState:
         raise ValueError("the state to resume from belongs to another game")
     st = _thaw(resume)
     first = len(resume.rows)
-    rows = [_row(st, record, number, resume.ag)
+    scoring = Scoring(st, resume.ag)  # private to this walk: one for every record
+    rows = [_row(scoring, record, number)
             for number, record in enumerate(game.deals[first:], first + 1)]
     return _snapshot(st, resume.players, resume.agreements, resume.ag, (*resume.rows, *rows))
 
@@ -220,7 +221,8 @@ def replay(game: Game, resume: ReplayState | None = None) -> Protocol:
         st = start(game)
         ag = st.ag
         state = _thaw(st)
-        rows = [_row(state, record, number, ag) for number, record in enumerate(game.deals, 1)]
+        scoring = Scoring(state, ag)  # private to this walk: one for every record
+        rows = [_row(scoring, record, number) for number, record in enumerate(game.deals, 1)]
         return _protocol(game.players, state, tuple(rows), ag)
     return replay_state(game, resume).protocol()
 
@@ -261,13 +263,14 @@ def _snapshot(st: State, players: tuple[str, ...], agreements: Agreements,
 _SCORED = (Play, Raspis)
 
 
-def _row(st: State, record: Record, number: int, ag: Mapping[str, Any]) -> Row:
-    """Validate and score one record, advancing the state."""
+def _row(scoring: Scoring, record: Record, number: int) -> Row:
+    """Validate and score one record, advancing the scoring's state."""
+    st, ag = scoring.st, scoring.ag
     active = _ACTIVE[st.players][st.dealer]
     validate(record, st, number, ag, active)
     before = st.score[:]
     dealer = st.dealer
-    scoring = Scoring(st, ag)
+    scoring.begin()
     result: RowResult | None = None
     if isinstance(record, _SCORED):
         result = scoring.deal(record, active)
@@ -347,11 +350,27 @@ class Scoring:
     into its list of credits, which the freeze (step 8) sorts out first.
     """
 
-    __slots__ = ("ag", "credited", "credits", "events", "gain", "golden", "mult",
-                 "on_barrel", "st", "why", "why_mult")
+    __slots__ = ("after_all", "after_bar", "ag", "bolt_check", "credited", "credits",
+                 "events", "gain", "golden", "mult", "on_barrel", "points_why", "rounded_of",
+                 "st", "why", "why_mult")
 
     def __init__(self, st: State, ag: Mapping[str, Any]) -> None:
         self.st, self.ag = st, ag
+        # What the agreements decide for every record, looked up once per game.
+        rounding = ag["rounding"]
+        known = rounding if rounding in _ROUNDED else "none"  # as round_points
+        self.rounded_of, self.points_why = _ROUNDED[known], _POINTS_REASONS[known]
+        # Nothing to count unless a seat may have a bolt or a run is to be broken.
+        self.bolt_check = (ag["bolt_counts"] != "no_tricks"
+                           or ag["bolt_penalty"] == "three_in_a_row")
+        # Steps 11-13 find nothing to do while every score is under this bar.
+        self.after_all = bool(ag["samosval"])
+        self.after_bar = min(ag["target"], ag["barrel_threshold"])
+        self.begin()
+
+    def begin(self) -> None:
+        """Ready for the next record: no reasons, events or credits yet."""
+        st = self.st
         n = st.players
         why: list[list[Reason]] = [[], [], [], []]  # no comprehension frame: one per record
         self.why = why[:n]
@@ -549,7 +568,7 @@ class Scoring:
 
     def deal(self, rec: Play | Raspis, active: tuple[int, ...]) -> RowResult:
         """Steps 1–14 for a ``play`` or ``raspis`` record; returns the row's result."""
-        st, why, ag = self.st, self.why, self.ag
+        st, why = self.st, self.why
         self.golden = golden = st.golden_left > 0
         self.mult = 2 if golden or rec.dark else 1
         self.why_mult = "golden" if golden else "dark"
@@ -570,15 +589,11 @@ class Scoring:
         if self.credits:
             self.freeze()
         self.apply()
-        # Nothing to count unless a seat may have a bolt or a run is to be broken.
-        if isinstance(rec, Play) and (rec.no_tricks or ag["bolt_counts"] != "no_tricks"
-                                      or ag["bolt_penalty"] == "three_in_a_row"):
+        if isinstance(rec, Play) and (rec.no_tricks or self.bolt_check):
             self.bolts(rec, active)
         if st.barrel:
             self.barrel_attempts()
-        score = st.score
-        # Steps 11-13 find nothing to do while every score is under its bar.
-        if ag["samosval"] or max(score) >= min(ag["target"], ag["barrel_threshold"]):
+        if self.after_all or max(st.score) >= self.after_bar:
             self.after_deal(declarer=rec.declarer if made else None)
         if golden:
             self.golden_round(made)
@@ -588,9 +603,7 @@ class Scoring:
     def play(self, rec: Play, active: tuple[int, ...]) -> bool:
         """Steps 1–4 and 6 of a played deal; returns whether the contract was made."""
         why, ag, mult, credits, gain = self.why, self.ag, self.mult, self.credits, self.gain
-        rounding, dark = ag["rounding"], rec.dark
-        known = rounding if rounding in _ROUNDED else "none"  # as round_points
-        rounded_of, points_why = _ROUNDED[known], _POINTS_REASONS[known]
+        dark, rounded_of, points_why = rec.dark, self.rounded_of, self.points_why
         # Defenders are doubled on a golden deal, and in the dark only where agreed.
         double = 2 if mult == 2 and (not dark or ag["dark_double_defenders"]) else 1
         wed_double = double if ag["double_marriages"] else 1
