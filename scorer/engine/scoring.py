@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from operator import add, sub
+from types import MappingProxyType
 from typing import Any, Literal
 
 from scorer.engine.catalog import Agreements
@@ -288,13 +289,13 @@ def _row(scoring: Scoring, record: Record, number: int) -> Row:
     score = st.score
     # Built without the frozen dataclass's per-field __setattr__: a row per record.
     row = _object_new(Row)
-    row.__dict__.update(
-        n=number, type=record.type, dealer=dealer, declarer=declarer, contract=contract,
-        golden=scoring.golden, dark=dark, result=result,
-        delta=tuple(map(sub, score, before)), score=tuple(score),
-        events=tuple(scoring.events), why=tuple(map(tuple, scoring.why)),
-        barrel=_barrel_seats(st, ag) if st.barrel else (),
-    )
+    _object_setattr(row, "__dict__", {
+        "n": number, "type": record.type, "dealer": dealer, "declarer": declarer,
+        "contract": contract, "golden": scoring.golden, "dark": dark, "result": result,
+        "delta": tuple(map(sub, score, before)), "score": tuple(score),
+        "events": tuple(scoring.events), "why": tuple(map(tuple, scoring.why)),
+        "barrel": _barrel_seats(st, ag) if st.barrel else (),
+    })
     return row
 
 
@@ -329,6 +330,7 @@ _FALL_REASONS: dict[FallCause, ReasonCode] = {
 # Reasons and events are tuples underneath, built in the hot path in one C call.
 _new = tuple.__new__
 _object_new = object.__new__
+_object_setattr = object.__setattr__
 
 # A defender's card points reason by points and rounding mode, and a marriage's by suit:
 # reasons are immutable and compared by value, so every row may share the same ones.
@@ -339,6 +341,10 @@ _POINTS_REASONS = {mode: tuple(
 _MARRIAGE_REASONS = {suit: _new(Reason, ("marriage", {"sign": _SIGNS[suit],
                                                       "value": _VALUES[suit]}))
                      for suit in MARRIAGES}
+
+
+_NOBODY: frozenset[int] = frozenset()
+_NO_CREDITS: Mapping[int, list[tuple[int, CreditKind]]] = MappingProxyType({})
 
 
 class Scoring:
@@ -372,14 +378,23 @@ class Scoring:
         """Ready for the next record: no reasons, events or credits yet."""
         st = self.st
         n = st.players
-        why: list[list[Reason]] = [[], [], [], []]  # no comprehension frame: one per record
-        self.why = why[:n]
+        # No comprehension frame and no list more than needed: this runs per record.
+        if n == 3:
+            self.why: list[list[Reason]] = [[], [], []]
+        else:
+            four: list[list[Reason]] = [[], [], [], []]
+            self.why = four[:n]
         self.events: list[Event] = []
         self.gain = [0] * n  # credits of seats off the barrel, applied in step 8
-        self.on_barrel = set(st.barrel)  # who started the record on the barrel
-        self.credits: dict[int, list[tuple[int, CreditKind]]] = (
-            {seat: [] for seat in st.barrel} if st.barrel else {})
-        self.credited: set[int] = set()  # barrel players credited what may win (step 8)
+        # Who started the record on the barrel, and their credits: with nobody on it (the
+        # common case) nothing is ever added, so the shared empty ones do.
+        if st.barrel:
+            self.on_barrel: frozenset[int] = frozenset(st.barrel)
+            self.credits: Mapping[int, list[tuple[int, CreditKind]]] = {
+                seat: [] for seat in st.barrel}
+        else:
+            self.on_barrel, self.credits = _NOBODY, _NO_CREDITS
+        self.credited: frozenset[int] = _NOBODY  # credited what may win from the barrel
         self.golden, self.mult, self.why_mult = False, 1, "dark"
 
     def add(self, seat: int, value: int, kind: CreditKind, code: ReasonCode | None = None, /,
@@ -412,7 +427,7 @@ class Scoring:
                 if kind == "own_made" or (kind == "defender" and ag["barrel_defender_win"]):
                     keep = _reaches(st.score[seat] + sum(k for k, _ in kept) + amount, ag)
                     if keep and amount > 0:
-                        self.credited.add(seat)
+                        self.credited |= {seat}
                 elif kind == "own_failed" and ag["barrel_failed_contract"] == "attempt_only":
                     self.say(seat, "frozen_failed", amount=amount)
                     continue
@@ -791,8 +806,21 @@ class Scoring:
 def _barrel_seats(st: State, ag: Mapping[str, Any]) -> tuple[BarrelSeat, ...]:
     """Who sits on the barrel now, with attempts left (None: unlimited)."""
     limit = ag["barrel_attempts"]
-    return tuple(BarrelSeat(seat, (limit - used) if limit else None)
+    return tuple(_barrel_seat(seat, (limit - used) if limit else None)
                  for seat, used in sorted(st.barrel.items()))
+
+
+# Barrel seats are immutable and few (a seat and its attempts left): built once each.
+_BARREL_SEATS: dict[tuple[int, int | None], BarrelSeat] = {}
+
+
+def _barrel_seat(seat: int, left: int | None) -> BarrelSeat:
+    """The BarrelSeat for ``seat`` with ``left`` attempts, shared by every row showing it."""
+    key = (seat, left)
+    found = _BARREL_SEATS.get(key)
+    if found is None:
+        found = _BARREL_SEATS[key] = BarrelSeat(seat, left)
+    return found
 
 
 def _protocol(players: tuple[str, ...], st: State, rows: tuple[Row, ...],
