@@ -603,12 +603,13 @@ class Scoring:
             self.talon(rec)
         if self.credits:
             self.freeze()
-        self.apply()
+        score = st.score
+        score[:] = map(add, score, self.gain)  # as apply(), without the call
         if isinstance(rec, Play) and (rec.no_tricks or self.bolt_check):
             self.bolts(rec, active)
         if st.barrel:
             self.barrel_attempts()
-        if self.after_all or max(st.score) >= self.after_bar:
+        if self.after_all or max(score) >= self.after_bar:
             self.after_deal(declarer=rec.declarer if made else None)
         if golden:
             self.golden_round(made)
