@@ -623,12 +623,12 @@ class Scoring:
         # Defenders are doubled on a golden deal, and in the dark only where agreed.
         double = 2 if mult == 2 and (not dark or ag["dark_double_defenders"]) else 1
         wed_double = double if ag["double_marriages"] else 1
-        made = False
+        made, marriages, all_points = False, rec.marriages, rec.points
         for seat in active:
-            points = rec.points[seat]
+            points = all_points[seat]
             assert points is not None  # validation: every active seat has its points
             rounded = rounded_of[points]
-            suits = rec.marriages.get(seat, ())
+            suits = marriages.get(seat, ()) if marriages else ()
             wed = 0
             for suit in suits:
                 wed += _VALUES[suit]
