@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from operator import add, sub
+from types import MappingProxyType
 from typing import Any, Literal
 
 from scorer.engine.catalog import Agreements
@@ -191,7 +192,7 @@ def start(game: Game) -> ReplayState:
 def advance(state: ReplayState, record: Record) -> ReplayState:
     """Validate and score one more record; a refused record raises RuleError."""
     st = _thaw(state)
-    row = _row(st, record, len(state.rows) + 1, state.ag)
+    row = _row(Scoring(st, state.ag), record, len(state.rows) + 1)
     return _snapshot(st, state.players, state.agreements, state.ag, (*state.rows, row))
 
 
@@ -208,7 +209,8 @@ def replay_state(game: Game, resume: ReplayState | None = None) -> ReplayState:
         raise ValueError("the state to resume from belongs to another game")
     st = _thaw(resume)
     first = len(resume.rows)
-    rows = [_row(st, record, number, resume.ag)
+    scoring = Scoring(st, resume.ag)  # private to this walk: one for every record
+    rows = [_row(scoring, record, number)
             for number, record in enumerate(game.deals[first:], first + 1)]
     return _snapshot(st, resume.players, resume.agreements, resume.ag, (*resume.rows, *rows))
 
@@ -220,7 +222,8 @@ def replay(game: Game, resume: ReplayState | None = None) -> Protocol:
         st = start(game)
         ag = st.ag
         state = _thaw(st)
-        rows = [_row(state, record, number, ag) for number, record in enumerate(game.deals, 1)]
+        scoring = Scoring(state, ag)  # private to this walk: one for every record
+        rows = [_row(scoring, record, number) for number, record in enumerate(game.deals, 1)]
         return _protocol(game.players, state, tuple(rows), ag)
     return replay_state(game, resume).protocol()
 
@@ -261,13 +264,14 @@ def _snapshot(st: State, players: tuple[str, ...], agreements: Agreements,
 _SCORED = (Play, Raspis)
 
 
-def _row(st: State, record: Record, number: int, ag: Mapping[str, Any]) -> Row:
-    """Validate and score one record, advancing the state."""
+def _row(scoring: Scoring, record: Record, number: int) -> Row:
+    """Validate and score one record, advancing the scoring's state."""
+    st, ag = scoring.st, scoring.ag
     active = _ACTIVE[st.players][st.dealer]
     validate(record, st, number, ag, active)
     before = st.score[:]
     dealer = st.dealer
-    scoring = Scoring(st, ag)
+    scoring.begin()
     result: RowResult | None = None
     if isinstance(record, _SCORED):
         result = scoring.deal(record, active)
@@ -285,13 +289,13 @@ def _row(st: State, record: Record, number: int, ag: Mapping[str, Any]) -> Row:
     score = st.score
     # Built without the frozen dataclass's per-field __setattr__: a row per record.
     row = _object_new(Row)
-    row.__dict__.update(
-        n=number, type=record.type, dealer=dealer, declarer=declarer, contract=contract,
-        golden=scoring.golden, dark=dark, result=result,
-        delta=tuple(map(sub, score, before)), score=tuple(score),
-        events=tuple(scoring.events), why=tuple(map(tuple, scoring.why)),
-        barrel=_barrel_seats(st, ag) if st.barrel else (),
-    )
+    _object_setattr(row, "__dict__", {
+        "n": number, "type": record.type, "dealer": dealer, "declarer": declarer,
+        "contract": contract, "golden": scoring.golden, "dark": dark, "result": result,
+        "delta": tuple(map(sub, score, before)), "score": tuple(score),
+        "events": tuple(scoring.events), "why": tuple(map(tuple, scoring.why)),
+        "barrel": _barrel_seats(st, ag) if st.barrel else (),
+    })
     return row
 
 
@@ -326,6 +330,21 @@ _FALL_REASONS: dict[FallCause, ReasonCode] = {
 # Reasons and events are tuples underneath, built in the hot path in one C call.
 _new = tuple.__new__
 _object_new = object.__new__
+_object_setattr = object.__setattr__
+
+# A defender's card points reason by points and rounding mode, and a marriage's by suit:
+# reasons are immutable and compared by value, so every row may share the same ones.
+_POINTS_REASONS = {mode: tuple(
+    _new(Reason, ("points", {"points": p})) if rounded[p] == p else
+    _new(Reason, ("points_rounded", {"points": p, "rounded": rounded[p], "rule": mode}))
+    for p in range(121)) for mode, rounded in _ROUNDED.items()}
+_MARRIAGE_REASONS = {suit: _new(Reason, ("marriage", {"sign": _SIGNS[suit],
+                                                      "value": _VALUES[suit]}))
+                     for suit in MARRIAGES}
+
+
+_NOBODY: frozenset[int] = frozenset()
+_NO_CREDITS: Mapping[int, list[tuple[int, CreditKind]]] = MappingProxyType({})
 
 
 class Scoring:
@@ -337,20 +356,45 @@ class Scoring:
     into its list of credits, which the freeze (step 8) sorts out first.
     """
 
-    __slots__ = ("ag", "credited", "credits", "events", "gain", "golden", "mult",
-                 "on_barrel", "st", "why", "why_mult")
+    __slots__ = ("after_all", "after_bar", "ag", "bolt_check", "credited", "credits",
+                 "events", "gain", "golden", "mult", "on_barrel", "points_why", "rounded_of",
+                 "st", "why", "why_mult")
 
     def __init__(self, st: State, ag: Mapping[str, Any]) -> None:
         self.st, self.ag = st, ag
+        # What the agreements decide for every record, looked up once per game.
+        rounding = ag["rounding"]
+        known = rounding if rounding in _ROUNDED else "none"  # as round_points
+        self.rounded_of, self.points_why = _ROUNDED[known], _POINTS_REASONS[known]
+        # Nothing to count unless a seat may have a bolt or a run is to be broken.
+        self.bolt_check = (ag["bolt_counts"] != "no_tricks"
+                           or ag["bolt_penalty"] == "three_in_a_row")
+        # Steps 11-13 find nothing to do while every score is under this bar.
+        self.after_all = bool(ag["samosval"])
+        self.after_bar = min(ag["target"], ag["barrel_threshold"])
+        self.begin()
+
+    def begin(self) -> None:
+        """Ready for the next record: no reasons, events or credits yet."""
+        st = self.st
         n = st.players
-        why: list[list[Reason]] = [[], [], [], []]  # no comprehension frame: one per record
-        self.why = why[:n]
+        # No comprehension frame and no list more than needed: this runs per record.
+        if n == 3:
+            self.why: list[list[Reason]] = [[], [], []]
+        else:
+            four: list[list[Reason]] = [[], [], [], []]
+            self.why = four[:n]
         self.events: list[Event] = []
         self.gain = [0] * n  # credits of seats off the barrel, applied in step 8
-        self.on_barrel = set(st.barrel)  # who started the record on the barrel
-        self.credits: dict[int, list[tuple[int, CreditKind]]] = (
-            {seat: [] for seat in st.barrel} if st.barrel else {})
-        self.credited: set[int] = set()  # barrel players credited what may win (step 8)
+        # Who started the record on the barrel, and their credits: with nobody on it (the
+        # common case) nothing is ever added, so the shared empty ones do.
+        if st.barrel:
+            self.on_barrel: frozenset[int] = frozenset(st.barrel)
+            self.credits: Mapping[int, list[tuple[int, CreditKind]]] = {
+                seat: [] for seat in st.barrel}
+        else:
+            self.on_barrel, self.credits = _NOBODY, _NO_CREDITS
+        self.credited: frozenset[int] = _NOBODY  # credited what may win from the barrel
         self.golden, self.mult, self.why_mult = False, 1, "dark"
 
     def add(self, seat: int, value: int, kind: CreditKind, code: ReasonCode | None = None, /,
@@ -383,7 +427,7 @@ class Scoring:
                 if kind == "own_made" or (kind == "defender" and ag["barrel_defender_win"]):
                     keep = _reaches(st.score[seat] + sum(k for k, _ in kept) + amount, ag)
                     if keep and amount > 0:
-                        self.credited.add(seat)
+                        self.credited |= {seat}
                 elif kind == "own_failed" and ag["barrel_failed_contract"] == "attempt_only":
                     self.say(seat, "frozen_failed", amount=amount)
                     continue
@@ -539,7 +583,7 @@ class Scoring:
 
     def deal(self, rec: Play | Raspis, active: tuple[int, ...]) -> RowResult:
         """Steps 1–14 for a ``play`` or ``raspis`` record; returns the row's result."""
-        st, why, ag = self.st, self.why, self.ag
+        st, why = self.st, self.why
         self.golden = golden = st.golden_left > 0
         self.mult = 2 if golden or rec.dark else 1
         self.why_mult = "golden" if golden else "dark"
@@ -559,16 +603,13 @@ class Scoring:
             self.talon(rec)
         if self.credits:
             self.freeze()
-        self.apply()
-        # Nothing to count unless a seat may have a bolt or a run is to be broken.
-        if isinstance(rec, Play) and (rec.no_tricks or ag["bolt_counts"] != "no_tricks"
-                                      or ag["bolt_penalty"] == "three_in_a_row"):
+        score = st.score
+        score[:] = map(add, score, self.gain)  # as apply(), without the call
+        if isinstance(rec, Play) and (rec.no_tricks or self.bolt_check):
             self.bolts(rec, active)
         if st.barrel:
             self.barrel_attempts()
-        score = st.score
-        # Steps 11-13 find nothing to do while every score is under its bar.
-        if ag["samosval"] or max(score) >= min(ag["target"], ag["barrel_threshold"]):
+        if self.after_all or max(score) >= self.after_bar:
             self.after_deal(declarer=rec.declarer if made else None)
         if golden:
             self.golden_round(made)
@@ -578,17 +619,16 @@ class Scoring:
     def play(self, rec: Play, active: tuple[int, ...]) -> bool:
         """Steps 1–4 and 6 of a played deal; returns whether the contract was made."""
         why, ag, mult, credits, gain = self.why, self.ag, self.mult, self.credits, self.gain
-        rounding, dark = ag["rounding"], rec.dark
-        rounded_of = _ROUNDED.get(rounding, _ROUNDED["none"])  # as round_points
+        dark, rounded_of, points_why = rec.dark, self.rounded_of, self.points_why
         # Defenders are doubled on a golden deal, and in the dark only where agreed.
         double = 2 if mult == 2 and (not dark or ag["dark_double_defenders"]) else 1
         wed_double = double if ag["double_marriages"] else 1
-        made = False
+        made, marriages, all_points = False, rec.marriages, rec.points
         for seat in active:
-            points = rec.points[seat]
+            points = all_points[seat]
             assert points is not None  # validation: every active seat has its points
             rounded = rounded_of[points]
-            suits = rec.marriages.get(seat, ())
+            suits = marriages.get(seat, ()) if marriages else ()
             wed = 0
             for suit in suits:
                 wed += _VALUES[suit]
@@ -596,14 +636,9 @@ class Scoring:
                 made = self.declarer(rec, points, rounded, suits, wed)
                 continue
             said = why[seat]
-            if rounded == points:
-                said.append(_new(Reason, ("points", {"points": points})))
-            else:
-                said.append(_new(Reason, ("points_rounded", {
-                    "points": points, "rounded": rounded, "rule": rounding})))
+            said.append(points_why[points])
             for suit in suits:
-                said.append(_new(Reason, ("marriage", {"sign": _SIGNS[suit],
-                                                        "value": _VALUES[suit]})))
+                said.append(_MARRIAGE_REASONS[suit])
             amount = rounded * double + wed * wed_double
             if seat in credits:
                 credits[seat].append((amount, "defender"))
@@ -772,8 +807,21 @@ class Scoring:
 def _barrel_seats(st: State, ag: Mapping[str, Any]) -> tuple[BarrelSeat, ...]:
     """Who sits on the barrel now, with attempts left (None: unlimited)."""
     limit = ag["barrel_attempts"]
-    return tuple(BarrelSeat(seat, (limit - used) if limit else None)
+    return tuple(_barrel_seat(seat, (limit - used) if limit else None)
                  for seat, used in sorted(st.barrel.items()))
+
+
+# Barrel seats are immutable and few (a seat and its attempts left): built once each.
+_BARREL_SEATS: dict[tuple[int, int | None], BarrelSeat] = {}
+
+
+def _barrel_seat(seat: int, left: int | None) -> BarrelSeat:
+    """The BarrelSeat for ``seat`` with ``left`` attempts, shared by every row showing it."""
+    key = (seat, left)
+    found = _BARREL_SEATS.get(key)
+    if found is None:
+        found = _BARREL_SEATS[key] = BarrelSeat(seat, left)
+    return found
 
 
 def _protocol(players: tuple[str, ...], st: State, rows: tuple[Row, ...],

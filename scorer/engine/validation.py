@@ -124,9 +124,9 @@ def _plain(rec: Play, view: GameView, active: tuple[int, ...], ag: Mapping[str, 
             or view.players == 4 or rec.declarer not in active or None in pts):
         return False
     points = cast("tuple[int, ...]", pts)
+    # None below 0 and 120 in all: none above 120 either.
     return (100 <= c <= ag["max_contract"] and not c % ag["bid_step"] and sum(points) == 120
-            and min(points) >= 0 and max(points) <= 120 and 1 not in points
-            and 119 not in points)
+            and min(points) >= 0 and 1 not in points and 119 not in points)
 
 
 def _declarer(rec: Play | Raspis, ctx: DealContext) -> None:
