@@ -5,8 +5,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import hmac
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 
 from flask import (
@@ -21,6 +19,7 @@ from flask_wtf.csrf import generate_csrf
 from scorer.web import access
 from scorer.web.db import get_store
 from scorer.web.i18n import lang
+from scorer.web.lru import Lru
 from scorer.web.replay_cache import Loaded, load
 
 # Gzip level 6: about 3 ms for a 300 kB page, and a cached page is compressed only once;
@@ -28,7 +27,7 @@ from scorer.web.replay_cache import Loaded, load
 GZIP_LEVEL = 6
 
 
-class PageCache:
+class PageCache(Lru):
     """Rendered game pages, kept gzipped (a tenth of the size), by all they depend on.
 
     The key holds the database generation, game id and version (so a change or a
@@ -38,27 +37,9 @@ class PageCache:
     "which totals changed" note) are never cached.
     """
 
-    def __init__(self, size: int = 64):
-        self.size = size
-        self.items: OrderedDict[tuple, bytes] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple) -> bytes | None:
-        """The gzipped page, or None."""
-        with self.lock:
-            found = self.items.get(key)
-            if found is not None:
-                self.items.move_to_end(key)
-            return found
-
     def put(self, key: tuple, html: bytes) -> bytes:
-        """Remember a rendered page (gzipped), dropping the oldest beyond the size."""
-        entry = gzip.compress(html, GZIP_LEVEL, mtime=0)
-        with self.lock:
-            self.items[key] = entry
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-        return entry
+        """Remember a rendered page, gzipped (so it is compressed once); return that."""
+        return super().put(key, gzip.compress(html, GZIP_LEVEL, mtime=0))
 
 
 def pages() -> PageCache:

@@ -8,8 +8,6 @@ keystroke) scores one record and an edit of deal k replays from the snapshot bef
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
@@ -30,6 +28,7 @@ from scorer.engine import (
 )
 from scorer.store import DealSlot, GameRow
 from scorer.web.db import get_store
+from scorer.web.lru import Lru
 
 SNAPSHOT = 64  # deals between kept engine states: an edit replays at most this many more
 
@@ -102,7 +101,7 @@ def parsed_run(row: GameRow, records: list[dict]) -> tuple[Game, Protocol, dict]
     return game, protocol, states
 
 
-class ReplayCache:
+class ReplayCache(Lru):
     """Replays by (database generation, game id, version): a page view of an unchanged
     game replays nothing.
 
@@ -115,25 +114,7 @@ class ReplayCache:
     cached replays made one take 0.7 s).
     """
 
-    def __init__(self, size: int = 64):
-        self.size = size
-        self.items: OrderedDict[tuple, tuple] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple):
-        """The cached (game, protocol, error, slots or None) or None."""
-        with self.lock:
-            found = self.items.get(key)
-            if found is not None:
-                self.items.move_to_end(key)
-            return found
-
-    def put(self, key: tuple, value: tuple) -> None:
-        """Remember a replay, dropping the oldest beyond the size."""
-        with self.lock:
-            self.items[key] = value
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
+    # Entries: (game, protocol, error, slots or None, engine states or None).
 
 
 def replays() -> ReplayCache:
