@@ -31,13 +31,18 @@ def new_game(page, base, names=("Аня", "Борис", "Вика"), golden=Fals
     return page.url
 
 
-def deal(page, declarer, contract, points, wait=True):
-    """Record one played deal from the game page."""
+def fill_deal(page, declarer, contract, points):
+    """Open the deal form from the game page and fill a played deal (not saved yet)."""
     page.click("#record-deal")
     page.click(f"label.pick.p{declarer}")
     page.fill("#contract", str(contract))
     for seat, value in points.items():
         page.fill(f"#points_{seat}", str(value))
+
+
+def deal(page, declarer, contract, points, wait=True):
+    """Record one played deal from the game page."""
+    fill_deal(page, declarer, contract, points)
     page.click("#save")
     if wait:
         page.wait_for_url(GAME)
@@ -145,11 +150,7 @@ def test_a_refused_save_shows_a_summary_and_focuses_the_first_wrong_field(live_s
     """Item 3: a summary on top and the focus on the first wrong field, in view."""
     page = phone()
     new_game(page, live_server)
-    page.click("#record-deal")
-    page.click("label.pick.p0")
-    page.fill("#contract", "100")
-    page.fill("#points_1", "1")
-    page.fill("#points_2", "20")
+    fill_deal(page, 0, 100, {1: 1, 2: 20})
     page.click("#save")
     page.wait_for_selector("#error-summary")
     assert "Ничего не сохранено" not in page.locator("#error-summary").inner_text()
@@ -223,11 +224,7 @@ def test_suits_are_named_and_agreements_linked(live_server, phone):
     """Item 6: a suit's Russian name and symbol; the agreement's title links the rules."""
     page = phone()
     new_game(page, live_server)
-    page.click("#record-deal")
-    page.click("label.pick.p0")
-    page.fill("#contract", "105")
-    page.fill("#points_1", "10")
-    page.fill("#points_2", "10")
+    fill_deal(page, 0, 105, {1: 10, 2: 10})
     page.click(".seat[data-seat='0'] label.suit-hearts")
     page.click(".seat[data-seat='1'] label.suit-hearts")
     page.click("#save")

@@ -82,15 +82,8 @@ def start_game(server: Server) -> tuple[Browser, str]:
 
 def stored_log(database) -> tuple[list[dict], list[int], str]:
     """The game's live records, its revisions per slot, and PRAGMA integrity_check."""
-    st = store.Store(store.connect(database))
-    try:
-        integrity = st.db.execute("PRAGMA integrity_check").fetchone()[0]
-        records = st.records(1)
-        revs = [r[0] for r in st.db.execute(
-            "select count(*) from revisions group by deal_id order by deal_id")]
-        return records, revs, integrity
-    finally:
-        st.db.close()
+    records, revs, integrity = stored_games(database, 1)
+    return records[0], revs, integrity
 
 
 def test_kill_9_twenty_times_loses_no_acknowledged_deal(tmp_path):
