@@ -149,9 +149,12 @@ class BarrelSeat:
     attempts_left: int | None
 
 
-@dataclass(frozen=True)
-class Row:
-    """One record's line on the protocol."""
+class Row(NamedTuple):
+    """One record's line on the protocol.
+
+    A named tuple, like Reason and Event: replay builds one per record in a single step,
+    and it is one object for the garbage collector to walk instead of an object and its dict.
+    """
 
     n: int
     type: RowType

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from operator import add, sub
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from scorer.engine.catalog import Agreements
 from scorer.engine.protocol import (
@@ -287,16 +287,10 @@ def _row(scoring: Scoring, record: Record, number: int) -> Row:
             for said in scoring.why:
                 said.append(_new(Reason, ("redeal", {})))
     score = st.score
-    # Built without the frozen dataclass's per-field __setattr__: a row per record.
-    row = _object_new(Row)
-    _object_setattr(row, "__dict__", {
-        "n": number, "type": record.type, "dealer": dealer, "declarer": declarer,
-        "contract": contract, "golden": scoring.golden, "dark": dark, "result": result,
-        "delta": tuple(map(sub, score, before)), "score": tuple(score),
-        "events": tuple(scoring.events), "why": tuple(map(tuple, scoring.why)),
-        "barrel": _barrel_seats(st, ag) if st.barrel else (),
-    })
-    return row
+    return _new(Row, (number, record.type, dealer, declarer, contract, scoring.golden, dark,
+                      result, tuple(map(sub, score, before)), tuple(score),
+                      tuple(scoring.events), tuple(map(tuple, scoring.why)),
+                      _barrel_seats(st, ag) if st.barrel else ()))
 
 
 def _doubled(points: int, wed: int, mult: int, ag: Mapping[str, Any]) -> int:
@@ -329,8 +323,6 @@ _FALL_REASONS: dict[FallCause, ReasonCode] = {
 
 # Reasons and events are tuples underneath, built in the hot path in one C call.
 _new = tuple.__new__
-_object_new = object.__new__
-_object_setattr = object.__setattr__
 
 # A defender's card points reason by points and rounding mode, and a marriage's by suit:
 # reasons are immutable and compared by value, so every row may share the same ones.
@@ -338,6 +330,11 @@ _POINTS_REASONS = {mode: tuple(
     _new(Reason, ("points", {"points": p})) if rounded[p] == p else
     _new(Reason, ("points_rounded", {"points": p, "rounded": rounded[p], "rule": mode}))
     for p in range(121)) for mode, rounded in _ROUNDED.items()}
+# Reasons without params, shared by every row that gives them.
+_NOT_DOUBLED = _new(Reason, ("not_doubled", {}))
+_DARK_FAILED = _new(Reason, ("dark_failed", {}))
+# Card points as the declarer's reasons write them (0-120, rounded or not), made once.
+_POINTS_TEXT = tuple(str(p) for p in range(121))
 _MARRIAGE_REASONS = {suit: _new(Reason, ("marriage", {"sign": _SIGNS[suit],
                                                       "value": _VALUES[suit]}))
                      for suit in MARRIAGES}
@@ -543,8 +540,11 @@ class Scoring:
         """Step 13: sit on the barrel; simultaneous entries and push-offs."""
         st, ag = self.st, self.ag
         threshold = ag["barrel_threshold"]
-        entering = [s for s in range(st.players)
-                    if s != st.winner and s not in st.barrel and st.score[s] >= threshold]
+        score, barrel, winner = st.score, st.barrel, st.winner
+        entering = []
+        for seat in range(st.players):  # most often the high score already sits there
+            if score[seat] >= threshold and seat not in barrel and seat != winner:
+                entering.append(seat)
         if not entering:
             return
         sitting = sorted(st.barrel)
@@ -620,48 +620,53 @@ class Scoring:
         """Steps 1–4 and 6 of a played deal; returns whether the contract was made."""
         why, ag, mult, credits, gain = self.why, self.ag, self.mult, self.credits, self.gain
         dark, rounded_of, points_why = rec.dark, self.rounded_of, self.points_why
+        # Validation has passed: every active seat has its points.
+        all_points = cast("tuple[int, ...]", rec.points)
+        declarer, marriages = rec.declarer, rec.marriages
+        made = self.declarer(rec, all_points[declarer],
+                             marriages.get(declarer, ()) if marriages else ())
         # Defenders are doubled on a golden deal, and in the dark only where agreed.
         double = 2 if mult == 2 and (not dark or ag["dark_double_defenders"]) else 1
         wed_double = double if ag["double_marriages"] else 1
-        made, marriages, all_points = False, rec.marriages, rec.points
+        noted = double == 2 or dark  # a defender's amount gets a note on how it counts
         for seat in active:
-            points = all_points[seat]
-            assert points is not None  # validation: every active seat has its points
-            rounded = rounded_of[points]
-            suits = marriages.get(seat, ()) if marriages else ()
-            wed = 0
-            for suit in suits:
-                wed += _VALUES[suit]
-            if seat == rec.declarer:
-                made = self.declarer(rec, points, rounded, suits, wed)
+            if seat == declarer:
                 continue
+            points = all_points[seat]
             said = why[seat]
             said.append(points_why[points])
-            for suit in suits:
-                said.append(_MARRIAGE_REASONS[suit])
-            amount = rounded * double + wed * wed_double
+            amount = rounded_of[points] * double
+            if marriages and seat in marriages:
+                for suit in marriages[seat]:
+                    said.append(_MARRIAGE_REASONS[suit])
+                    amount += _VALUES[suit] * wed_double
             if seat in credits:
                 credits[seat].append((amount, "defender"))
             else:
                 gain[seat] += amount
-            if double == 2 and amount:
-                said.append(_new(Reason, ("doubled", {"why": self.why_mult, "amount": amount})))
-            elif dark and amount:
-                said.append(_new(Reason, ("not_doubled", {})))
+            if noted and amount:
+                if double == 2:
+                    said.append(_new(Reason, ("doubled", {"why": self.why_mult,
+                                                          "amount": amount})))
+                else:
+                    said.append(_NOT_DOUBLED)
         return made
 
-    def declarer(self, rec: Play, points: int, rounded: int, suits: tuple[str, ...],
-                 wed: int) -> bool:
+    def declarer(self, rec: Play, points: int, suits: tuple[str, ...]) -> bool:
         """Step 3 (and 6) for the declarer: made or failed, and what it is worth."""
         ag, mult = self.ag, self.mult
         seat, contract = rec.declarer, rec.contract
+        rounded = self.rounded_of[points]
         shown = rounded if ag["round_declarer"] else points
-        counted = shown + wed
         if suits:
+            wed = 0
+            for suit in suits:
+                wed += _VALUES[suit]
+            counted = shown + wed
             expr = " + ".join([str(shown), *[f"{_SIGNS[s]} {_VALUES[s]}" for s in suits]])
             expr += f" = {counted}"
         else:
-            expr = str(shown)
+            wed, counted, expr = 0, shown, _POINTS_TEXT[shown]
         said = self.why[seat]
         if counted < contract:
             # The common end of a deal, credited in place (as add() would).
@@ -671,7 +676,7 @@ class Scoring:
             else:
                 self.gain[seat] += amount
             if rec.dark:
-                said.append(_new(Reason, ("dark_failed", {})))
+                said.append(_DARK_FAILED)
             else:
                 said.append(_new(Reason, ("failed", {"contract": contract,
                                                      "taken_expr": expr})))
@@ -752,11 +757,15 @@ class Scoring:
         penalty_rule = ag["bolt_penalty"]
         weight = 2 if (rec.dark and ag["dark_double_bolts"]) or (
             golden and ag["golden_double_bolts"]) else 1
-        for seat in active:
+        by_tricks = ag["bolt_counts"] == "no_tricks"
+        # Counting trickless seats with no run to break, only those seats can change.
+        seats = sorted(rec.no_tricks) if by_tricks and penalty_rule != "three_in_a_row" \
+            else active
+        for seat in seats:
             exempt = seat == rec.declarer and ag["bolt_own_game_exempt"]
             if exempt:
                 continue
-            if ag["bolt_counts"] == "no_tricks":
+            if by_tricks:
                 bolt = seat in rec.no_tricks
             else:
                 points = rec.points[seat]

@@ -73,16 +73,12 @@ def validate(record: Record, view: GameView, deal: int, ag: Mapping[str, Any],
         raise RuleError(deal, "type", "after_win")
     players = view.players
     if isinstance(record, Play) and _plain(record, view, active, ag):
-        # Declarer, contract, points, dark and talon are fine; only these may be refused.
-        if record.marriages or record.no_tricks:
-            dealer = view.dealer
-            ctx = DealContext(deal, players, dealer, active, (dealer + 1) % players,
-                              view.forced(ag), False, view.barrel, view.raspis, False,
-                              view.score)
-            if record.marriages:
-                _marriages(record, ctx, ag)
-            if record.no_tricks:
-                _no_tricks(record, ctx, ag)
+        # Declarer, contract, points, dark and talon are fine; only these may be refused,
+        # and they read only the deal and its seats (no context to build).
+        if record.marriages:
+            _marriages(record, deal, active, ag)
+        if record.no_tricks:
+            _no_tricks(record, deal, active, ag)
         return
     if isinstance(record, _CHECKED):
         dealer = view.dealer
@@ -96,9 +92,9 @@ def validate(record: Record, view: GameView, deal: int, ag: Mapping[str, Any],
             _points(record, ctx)
             # The checks below find nothing to refuse in a record without what they read.
             if record.marriages:
-                _marriages(record, ctx, ag)
+                _marriages(record, deal, active, ag)
             if record.no_tricks:
-                _no_tricks(record, ctx, ag)
+                _no_tricks(record, deal, active, ag)
             if record.dark:
                 _dark(record, ctx, ag)
             if record.prikup is not None or players == 4:
@@ -176,11 +172,11 @@ def _points(rec: Play, ctx: DealContext) -> None:
         raise RuleError(d, "points", "points.sum", got=total)
 
 
-def _marriages(rec: Play, ctx: DealContext, ag: Mapping[str, Any]) -> None:
-    """Each suit once per deal; ace and half marriages only where agreed."""
-    d, used = ctx.deal, set()
+def _marriages(rec: Play, d: int, active: tuple[int, ...], ag: Mapping[str, Any]) -> None:
+    """Each suit once per deal (deal number d); ace and half marriages only where agreed."""
+    used = set()
     for seat, suits in rec.marriages.items():
-        if seat not in ctx.active:
+        if seat not in active:
             raise RuleError(d, "marriages", "marriages.inactive", seat=seat)
         for suit in suits:
             if suit == "ace" and not ag["ace_marriage"]:
@@ -194,13 +190,12 @@ def _marriages(rec: Play, ctx: DealContext, ag: Mapping[str, Any]) -> None:
             used.add(base)
 
 
-def _no_tricks(rec: Play, ctx: DealContext, ag: Mapping[str, Any]) -> None:
+def _no_tricks(rec: Play, d: int, active: tuple[int, ...], ag: Mapping[str, Any]) -> None:
     """A seat with no trick has 0 points and declared nothing (declarer's exception)."""
-    d = ctx.deal
-    if rec.no_tricks and set(ctx.active) <= rec.no_tricks:
+    if rec.no_tricks and set(active) <= rec.no_tricks:
         raise RuleError(d, "no_tricks", "no_tricks.all")
     for seat in sorted(rec.no_tricks):
-        if seat not in ctx.active:
+        if seat not in active:
             raise RuleError(d, "no_tricks", "no_tricks.inactive", seat=seat)
         if rec.points[seat]:
             raise RuleError(d, "no_tricks", "no_tricks.points", seat=seat, got=rec.points[seat])
