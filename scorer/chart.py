@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 from html import escape
+from operator import attrgetter
 
 from scorer.engine.texts import N_, tr
 from scorer.marks import number
@@ -31,6 +32,9 @@ PAPER = Layout(640, 280, 46, 12, 12, 52, 11, 4)
 # Phone: drawn about as wide as the screen (336–406 CSS px for 360–430 px phones), so a
 # user unit is about a CSS pixel and 12.5 units stay ≥ 11 px; the legend takes two lines.
 PHONE = Layout(360, 262, 44, 8, 10, 60, 12.5, 2)
+# Totals below this are exact as floats (2**53), so the chart may draw them in floats.
+FLOAT_EXACT = 2**53
+_score = attrgetter("score")  # a row's totals, read in C
 # Words of the chart (msgids of the one catalog, scorer/translations).
 _TEXT = {"deal": N_("deal"), "barrel": N_("barrel"), "target": N_("target"),
          "title": N_("Running totals")}
@@ -64,7 +68,7 @@ def _series(game, protocol) -> list[list[int]]:
     # zip(*…) transposes the rows' score tuples in C: a 1000-deal game costs what a short
     # one does (every row has a score per seat, so strict is a check that costs nothing).
     rows = protocol.rows
-    columns = zip(*(row.score for row in rows), strict=True) if rows else ((),) * len(game.players)
+    columns = zip(*map(_score, rows), strict=True) if rows else ((),) * len(game.players)
     return [[0, *column] for column in columns]
 
 
@@ -105,10 +109,15 @@ def _thinned(points: list[int], width: int) -> list[tuple[int, int]]:
 
 def _polyline(kept: list[tuple[int, int]], lay: Layout, xspan: int, high: int, yspan: int) -> str:
     """The points attribute of a line: "x,y" per kept (deal, total), a tenth of a unit."""
-    # The x() and y() of totals_svg inlined (the hot loop of a long game); int * int / int
-    # stays exact for any size of total, and ":.1f" rounds as round(…, 1) does.
+    # The x() and y() of totals_svg inlined: this is the hot loop of a long game.
     left, top = lay.left, lay.top
     plot_w, plot_h = lay.width - lay.left - lay.right, lay.height - lay.top - lay.bottom
+    if abs(high) + yspan < FLOAT_EXACT:  # a float product: twice as fast as int / int
+        kx, ky = plot_w / xspan, plot_h / yspan
+        flat = [c for i, v in kept for c in (left + i * kx, top + (high - v) * ky)]
+        # One % over all the points formats them in C, a third quicker than one by one.
+        return ("%.1f,%.1f " * len(kept) % tuple(flat))[:-1]
+    # int * int / int stays exact for totals of any size (a float would overflow).
     return " ".join([f"{left + plot_w * i / xspan:.1f},{top + plot_h * (high - v) / yspan:.1f}"
                      for i, v in kept])
 
