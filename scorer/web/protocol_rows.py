@@ -158,12 +158,18 @@ def recent_rows(protocol: Any, slots: list[Any], limit: int | None,
             out.append(shown_row(protocol, live, slot.id, said))
         elif last_records is not None:
             out.append(DeletedRow(slot.id, live, None))
-    gone = [r for r in out if isinstance(r, DeletedRow)]
+    if last_records is not None:
+        fill_deleted(out, last_records)
+    return out, first
+
+
+def fill_deleted(rows: list[Any], last_records: Callable[[list[int]], dict[int, dict]]) -> None:
+    """Give each shown deleted deal the record a restore brings back (one query for all)."""
+    gone = [r for r in rows if isinstance(r, DeletedRow)]
     if gone:
         found = last_records([r.slot_id for r in gone])
         for r in gone:
             r.record = found.get(r.slot_id)
-    return out, first
 
 
 def barrel_marks(protocol: Any) -> dict[int, Any]:
