@@ -82,13 +82,21 @@ def context(row: GameRow, editable: bool, loaded: Loaded | None = None, *,
         protocol, loaded.slots, limit, deleted_lookup(loaded) if editable else None)
     page.count = len(protocol.rows)
     if protocol.rows:
-        page.last = protocol_rows.shown_row(protocol, len(protocol.rows) - 1)
+        page.last = newest_row(page.rows, protocol)
     return page
 
 
+def newest_row(rows: list[Any], protocol: Any) -> protocol_rows.ShownRow:
+    """The newest live row: the one already shown on top, else made anew."""
+    shown = next((r for r in rows if r.kind != "deleted"), None)
+    if shown is not None and shown.n == protocol.rows[-1].n:
+        return shown
+    return protocol_rows.shown_row(protocol, len(protocol.rows) - 1)
+
+
 def deleted_lookup(loaded: Loaded):
-    """The record a restore brings back, by deleted slot id (one query for all of them)."""
-    return get_store().last_records(loaded.row.id, [slot.id for slot in loaded.deleted]).get
+    """The records a restore brings back, by deleted slot id (one query for those shown)."""
+    return lambda ids: get_store().last_records(loaded.row.id, ids)
 
 
 def render(row: GameRow, editable: bool, etag: str | None = None,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from flask_babel import gettext as _
@@ -38,8 +39,15 @@ class Cell:
     delta: int | None
     score: int
     marks: str
-    why: list[Why]
     active: bool = True
+    source: tuple[Any, int, str] | None = field(default=None, repr=False)  # (row, seat, lang)
+
+    @cached_property
+    def why(self) -> list[Why]:
+        """The seat's worded reasons, made only where a page shows them."""
+        # Only the why page and the totals' "Last deal" read them: wording every cell of
+        # the 20 protocol rows (catalog look-ups, gettext) would be thrown away.
+        return reasons(*self.source) if self.source is not None else []
 
 
 def reasons(row: Any, seat: int, code: str) -> list[Why]:
@@ -81,22 +89,37 @@ def result_text(row: Any, m: dict[str, str], words: dict[str, str]) -> str:
     return ""
 
 
-def shown_row(protocol: Any, i: int, slot_id: int | None = None) -> ShownRow:
-    """Protocol row i (from 0) with its cells and marks."""
+@dataclass(frozen=True)
+class Words:
+    """What every row of one page is worded with, looked up once per page, not per row."""
+
+    code: str
+    letters: dict[str, str]
+    results: dict[str, str]
+
+
+def words() -> Words:
+    """The current language's row words."""
     code = lang()
-    m = marks.letters(code)
+    return Words(code, marks.letters(code), {"redeal": _("redeal"), "adjustment": _("adjustment")})
+
+
+def shown_row(protocol: Any, i: int, slot_id: int | None = None,
+              said: Words | None = None) -> ShownRow:
+    """Protocol row i (from 0) with its cells and marks."""
+    said = said or words()
+    code = said.code
     seats = len(protocol.players)
-    words = {"redeal": _("redeal"), "adjustment": _("adjustment")}
     row = protocol.rows[i]
     shown = ShownRow(
         n=row.n, slot_id=slot_id, kind=row.type, dealer=row.dealer, declarer=row.declarer,
         contract=row.contract, row_marks=" ".join(marks.row_marks(row, code)),
-        result=result_text(row, m, words),
+        result=result_text(row, said.letters, said.results),
     )
     for seat in range(seats):
         shown.cells.append(Cell(
             delta=row.delta[seat], score=row.score[seat],
-            marks=marks.seat_marks(row, seat, code, seats), why=reasons(row, seat, code),
+            marks=marks.seat_marks(row, seat, code, seats), source=(row, seat, code),
         ))
     return shown
 
@@ -112,25 +135,41 @@ class DeletedRow:
 
 
 def recent_rows(protocol: Any, slots: list[Any], limit: int | None,
-                last_record: Callable[[int], dict | None] | None) -> tuple[list[Any], int]:
+                last_records: Callable[[list[int]], dict[int, dict]] | None
+                ) -> tuple[list[Any], int]:
     """The newest `limit` live rows (all if None), newest first, deleted deals in place.
 
-    Returns (rows, how many older live rows were left out). last_record is None on the
-    read-only page, which shows no deleted deals.
+    Returns (rows, how many older live rows were left out). last_records (slot ids ->
+    the record a restore brings back) is None on the read-only page, which shows no
+    deleted deals.
     """
     count = len(protocol.rows)
     first = 0 if limit is None else max(0, count - limit)
+    said = words()
     out: list[Any] = []
-    live = 0
-    for slot in slots:
+    live = count  # live slots before the one looked at
+    # From the newest slot back, stopping at the first row left out: a 1000-deal game
+    # costs what a 20-deal one does.
+    for slot in reversed(slots):
         if slot.record is not None:
-            if live >= first:
-                out.append(shown_row(protocol, live, slot.id))
-            live += 1
-        elif last_record is not None and live >= first:
-            out.append(DeletedRow(slot.id, live, last_record(slot.id)))
-    out.reverse()
+            live -= 1
+            if live < first:
+                break
+            out.append(shown_row(protocol, live, slot.id, said))
+        elif last_records is not None:
+            out.append(DeletedRow(slot.id, live, None))
+    if last_records is not None:
+        fill_deleted(out, last_records)
     return out, first
+
+
+def fill_deleted(rows: list[Any], last_records: Callable[[list[int]], dict[int, dict]]) -> None:
+    """Give each shown deleted deal the record a restore brings back (one query for all)."""
+    gone = [r for r in rows if isinstance(r, DeletedRow)]
+    if gone:
+        found = last_records([r.slot_id for r in gone])
+        for r in gone:
+            r.record = found.get(r.slot_id)
 
 
 def barrel_marks(protocol: Any) -> dict[int, Any]:

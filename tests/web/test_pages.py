@@ -52,6 +52,19 @@ def test_why_details_and_marks_legend(table):
     assert re.search(r'<span class="mark">Р</span>', html)
 
 
+def test_totals_say_why_the_last_deal_moved_them(table):
+    """Each total's box words the newest deal's reasons, as that deal's why page does, on
+    both links (the protocol's cells word none: they only link their why page)."""
+    game = played(table)
+    why = table.client.get(game + "/why/2").get_data(as_text=True).split("<dl>")[1]
+    reasons = [re.sub(r" — <a .*", "", p) for p in re.findall(r"<dd><p>(.*?)</p></dd>", why)]
+    assert reasons == ["за роспись +55", "за роспись +55", "роспись 110: −110"]
+    for page in (game, table.view_path(game)):
+        html = table.client.get(page).get_data(as_text=True)
+        assert re.findall(r"Последний кон: ([^<]*)</p>", html) == reasons
+        assert "заказ 120 сыгран" not in html  # deal 1's reasons are not on the page
+
+
 def test_export_round_trips_through_import(app, table):
     """The exported log imports in another browser as a game with the same totals."""
     game = played(table)

@@ -83,6 +83,22 @@ def test_russian_plurals_render(app):
     assert words == ["1 болт", "2 болта", "5 болтов", "11 болтов", "21 болт", "22 болта"]
 
 
+def test_templates_translate_per_render_escaping_variables(app):
+    """Templates look the translations up once per render (scorer.web.i18n), so a render
+    inside force_locale speaks that language and the next one the request's again;
+    variables are escaped, ngettext has num, %% is one percent sign."""
+    from flask import render_template_string
+    from flask_babel import force_locale
+
+    src = ("{{ _('Deal') }}|{{ ngettext('%(num)d bolt', '%(num)d bolts', 5) }}|"
+           "{{ _('%(name)s wins!', name=n) }}|{{ _('100%%') }}")
+    with app.test_request_context("/", headers={"Cookie": "lang=ru"}):
+        assert render_template_string(src, n="<b>") == "Кон|5 болтов|&lt;b&gt; побеждает!|100%"
+        with force_locale("en"):
+            assert render_template_string(src, n="<b>") == "Deal|5 bolts|&lt;b&gt; wins!|100%"
+        assert render_template_string(src, n="<b>").startswith("Кон|5 болтов|")
+
+
 # ------------------------------------------------------------------ one text system
 
 SCORER = ROOT / "scorer"
