@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from games import card_dealt  # noqa: E402
 
 from scorer import create_app  # noqa: E402
+from scorer.cli.serve import settle_heap  # noqa: E402
 from scorer.engine import parse_game, replay  # noqa: E402
 from scorer.web.db import get_store  # noqa: E402
 
@@ -183,6 +184,7 @@ class Table:
         self.floor_clients = [Client(floor_port) for _ in range(clients)]
         self.floor_tokens = [CSRF_RE.search(c.text("/form")).group(1)
                              for c in self.floor_clients]
+        settle_heap()  # as `python -m scorer serve` does before it serves
 
     def close(self) -> None:
         """Hang up every client, then stop both servers."""

@@ -14,7 +14,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from scorer.marks import number, signed
 from scorer.paths import DATABASE_NAME, data_dir, instance_folder
-from scorer.web import db, i18n
+from scorer.web import db, i18n, protocol_rows
 
 csrf = CSRFProtect()
 
@@ -83,6 +83,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     # Scores as the PDF writes them: +20, −120 (a real minus sign).
     app.add_template_filter(signed, "signed")
     app.add_template_filter(number, "number")
+    app.add_template_global(protocol_rows.cached_row, "cached_row")
     app.before_request(guard_writes)
     app.after_request(safety_headers)
     app.after_request(compressed)

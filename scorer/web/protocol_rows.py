@@ -11,11 +11,14 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from flask import current_app
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from scorer import marks
 from scorer.engine import catalog
 from scorer.web.i18n import lang
+from scorer.web.lru import Lru
 
 
 def legend(ag, players: int) -> list[tuple[str, str]]:
@@ -122,6 +125,38 @@ def shown_row(protocol: Any, i: int, slot_id: int | None = None,
             marks=marks.seat_marks(row, seat, code, seats), source=(row, seat, code),
         ))
     return shown
+
+
+def row_key(shown: ShownRow) -> tuple:
+    """Everything of a shown row its HTML depends on, as a hashable value."""
+    return (shown.n, shown.slot_id, shown.kind, shown.dealer, shown.declarer, shown.contract,
+            shown.row_marks, shown.result,
+            tuple((c.delta, c.score, c.marks) for c in shown.cells))
+
+
+class RowCache(Lru):
+    """Rendered protocol rows by their content, words and links (issue 10: after a new
+    deal the page renders one new row, not twenty). A row's HTML is a function of the
+    key alone, so a game's next version, the other link and other games all share them."""
+
+
+def rows_cache() -> RowCache:
+    """This app's cache of rendered rows."""
+    return current_app.extensions.setdefault("scorer_rows", RowCache(4096))
+
+
+def cached_row(macro: Callable[..., Markup], shown: ShownRow, players: list[str],
+               editable: bool, edit_base: str, why_base: str, t_dealer: str, moved: bool,
+               edited: bool) -> Markup:
+    """A live protocol row's HTML, rendered once per distinct key."""
+    key = (lang(), row_key(shown), tuple(players), editable, edit_base, why_base, t_dealer,
+           bool(moved), bool(edited))
+    cache = rows_cache()
+    found = cache.get(key)
+    if found is None:
+        found = cache.put(key, macro(shown, players, editable, edit_base, why_base, t_dealer,
+                                     moved, edited, _("Edit deal %(n)d", n=shown.n)))
+    return found
 
 
 @dataclass

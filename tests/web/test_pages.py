@@ -323,3 +323,22 @@ def test_the_games_list_replays_each_game_once(table, monkeypatch):
     calls.clear()
     page = table.client.get("/").get_data(as_text=True)
     assert page.count("Аня3") >= 10 and calls == []
+
+
+def test_cached_rows_follow_the_language_and_the_link(table):
+    """Rows are rendered once and reused (issue 10), but never across languages or links:
+    after the Russian edit page, the English one and the read-only one word their own."""
+    game = played(table)
+    ru = table.client.get(game).get_data(as_text=True)
+    assert 'aria-label="Исправить кон 1"' in ru
+    table.client.get("/lang/en")
+    en = table.client.get(game).get_data(as_text=True)
+    assert 'aria-label="Edit deal 1"' in en and "Исправить кон" not in en
+    assert "dealing:" in en
+    view = table.client.get(table.view_path(game)).get_data(as_text=True)
+    assert 'class="edit"' not in view and "/why/1" in view
+    table.client.get("/lang/ru")
+    table.deal(game, action="redeal")  # a new version: the old rows come from the cache
+    again = table.client.get(game).get_data(as_text=True)
+    old_row = re.search(r'<tr id="row-1".*?</tr>', ru, re.S).group(0)
+    assert old_row in again
