@@ -87,3 +87,32 @@ def test_kill_and_restart_loses_no_deal(server):
     totals = re.findall(r'class="score" data-seat="\d">(\u2212?\d+)<', page)
     assert totals == ["20", "120", "20"]
     assert re.search(r"key=(\S+)", server.banner).group(1) == first_key  # keys are kept
+
+
+def test_serve_freezes_its_start_up_heap_before_serving(monkeypatch, tmp_path, capsys):
+    """serve collects once and freezes what start-up built before the first request, so a
+    full collection later walks only the evening's games (issue 10: 50-80 ms stalls)."""
+    import argparse
+    import gc
+
+    from scorer.cli import serve
+
+    frozen_when_serving = []
+
+    class Listening:
+        """Stands in for waitress: notes how much is frozen when serving begins."""
+
+        effective_port = 8000
+
+        def run(self):
+            frozen_when_serving.append(gc.get_freeze_count())
+
+    monkeypatch.setattr("waitress.create_server", lambda app, **options: Listening())
+    monkeypatch.setenv("SCORER_INSTANCE", str(tmp_path))
+    args = argparse.Namespace(host="127.0.0.1", port=8000, instance=str(tmp_path))
+    try:
+        assert serve.run(args) == 0
+    finally:
+        gc.unfreeze()
+    assert frozen_when_serving and frozen_when_serving[0] > 10_000
+    assert "http://127.0.0.1:8000/?key=" in capsys.readouterr().out
