@@ -196,7 +196,7 @@ class Table:
 
     def empty_caches(self) -> None:
         """Forget every cached replay and page (as after a restart)."""
-        for name in ("scorer_replays", "scorer_pages"):
+        for name in ("scorer_replays", "scorer_pages", "scorer_charts", "scorer_rows"):
             found = self.app.extensions.get(name)
             if found is not None:
                 with found.lock:

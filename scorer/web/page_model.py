@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from flask import abort, render_template, request, session
+from flask import abort, current_app, render_template, request, session
 from markupsafe import Markup
 
 from scorer import chart, marks
@@ -13,6 +13,7 @@ from scorer.store import GameRow
 from scorer.web import protocol_rows
 from scorer.web.db import get_store
 from scorer.web.i18n import lang
+from scorer.web.lru import Lru
 from scorer.web.replay_cache import Loaded, load
 
 # The protocol shows this many rows, newest first; the rest come with ?rows=all.
@@ -24,11 +25,22 @@ def colours(n: int) -> list[str]:
     return [chart.colour(s) for s in range(n)]
 
 
+class ChartCache(Lru):
+    """Charts by (generation, game, version, language): the edit link and the read-only
+    link of one version (and every phone watching) share one drawing."""
+
+
 def chart_svg(loaded: Loaded) -> Markup | None:
     """The running-totals chart as inline SVG; None before the first deal."""
     if loaded.protocol is None or not loaded.protocol.rows:
         return None
-    return Markup(chart.totals_svg(loaded.game, loaded.protocol, lang=lang(), layout=chart.PHONE))
+    charts = current_app.extensions.setdefault("scorer_charts", ChartCache(32))
+    key = (loaded.generation, loaded.row.id, loaded.version, lang())
+    found = charts.get(key)
+    if found is None:
+        found = charts.put(key, Markup(chart.totals_svg(loaded.game, loaded.protocol,
+                                                        lang=lang(), layout=chart.PHONE)))
+    return found
 
 
 @dataclass

@@ -137,10 +137,10 @@ def documents(draw):
 
 
 def forget_caches(app) -> None:
-    """Drop the app's replay and page caches: the rig deletes rows behind the app's back,
+    """Drop the app's replay, page and chart caches: the rig deletes rows behind the app's back,
     so a game id and version come back with other content, which no real write does (a
     restore changes the database generation; ids never go back otherwise)."""
-    for key in ("scorer_replays", "scorer_pages"):
+    for key in ("scorer_replays", "scorer_pages", "scorer_charts"):
         app.extensions.pop(key, None)
 
 
