@@ -105,14 +105,17 @@ def test_serve_freezes_its_start_up_heap_before_serving(monkeypatch, tmp_path, c
         effective_port = 8000
 
         def run(self):
-            frozen_when_serving.append(gc.get_freeze_count())
+            frozen_when_serving.append((gc.get_freeze_count(), gc.get_threshold()[2]))
 
     monkeypatch.setattr("waitress.create_server", lambda app, **options: Listening())
     monkeypatch.setenv("SCORER_INSTANCE", str(tmp_path))
     args = argparse.Namespace(host="127.0.0.1", port=8000, instance=str(tmp_path))
+    thresholds = gc.get_threshold()
     try:
         assert serve.run(args) == 0
     finally:
         gc.unfreeze()
-    assert frozen_when_serving and frozen_when_serving[0] > 10_000
+        gc.set_threshold(*thresholds)
+    frozen, full_every = frozen_when_serving[0]
+    assert frozen > 10_000 and full_every == serve.FULL_PASS_EVERY > thresholds[2]
     assert "http://127.0.0.1:8000/?key=" in capsys.readouterr().out
