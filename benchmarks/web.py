@@ -44,6 +44,7 @@ from scorer import create_app  # noqa: E402
 from scorer.cli.serve import settle_heap  # noqa: E402
 from scorer.engine import parse_game, replay  # noqa: E402
 from scorer.web.db import get_store  # noqa: E402
+from scorer.web.lru import clear_caches  # noqa: E402
 
 THREADS = 8
 NAMES = ("page warm", "page cold", "POST", "POST + GET")
@@ -195,12 +196,8 @@ class Table:
         self.floor_server.close()
 
     def empty_caches(self) -> None:
-        """Forget every cached replay and page (as after a restart)."""
-        for name in ("scorer_replays", "scorer_pages", "scorer_charts", "scorer_rows"):
-            found = self.app.extensions.get(name)
-            if found is not None:
-                with found.lock:
-                    found.items.clear()
+        """Forget every cached replay, page, chart and row (as after a restart)."""
+        clear_caches(self.app)
 
     def warm(self) -> None:
         """One untimed GET of every game page: the cold runs empty every cache (other

@@ -31,3 +31,12 @@ class Lru:
             while len(self.items) > self.size:
                 self.items.popitem(last=False)
         return value
+
+
+def clear_caches(app: Any) -> None:
+    """Empty every cache this app keeps (each is an Lru among its extensions), as after
+    a restart; a cache added later is covered without being named here."""
+    for found in list(app.extensions.values()):
+        if isinstance(found, Lru):
+            with found.lock:
+                found.items.clear()

@@ -18,8 +18,10 @@ from scenario_logs import replayable_logs  # noqa: E402
 from served import Server  # noqa: E402
 from webtable import Table, csrf_of, version_of  # noqa: E402
 
-__all__ = ["Browser", "HEAD", "Phone", "Server", "as_stored", "csrf_of", "form_fields",
-           "pattern", "replayable_logs", "snapshot", "version_of"]
+from scorer.web.lru import clear_caches  # noqa: E402
+
+__all__ = ["Browser", "HEAD", "Phone", "Server", "as_stored", "csrf_of", "forget_caches",
+           "form_fields", "pattern", "replayable_logs", "snapshot", "version_of"]
 
 HEAD = {"format": "thousand-game/1", "players": ["Аня", "Борис", "Вика"],
         "agreements": {"preset": "classic", "overrides": {}}, "first_dealer": 0}
@@ -102,3 +104,10 @@ def form_fields(record: dict) -> dict[str, str]:
 def as_stored(record: dict) -> str:
     """A record as comparable text."""
     return json.dumps(record, sort_keys=True)
+
+
+def forget_caches(app) -> None:
+    """Drop every cache of the app: the rig deletes rows behind the app's back, so a game
+    id and version come back with other content, which no real write does (a restore
+    changes the database generation; ids never go back otherwise)."""
+    clear_caches(app)

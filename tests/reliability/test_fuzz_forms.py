@@ -14,7 +14,7 @@ import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reliability_rig import Phone, csrf_of, snapshot
+from reliability_rig import Phone, csrf_of, forget_caches, snapshot
 
 from scorer import store
 
@@ -85,14 +85,6 @@ def random_forms(draw):
 
 
 deal_forms = st.one_of(plausible_forms(), random_forms())
-
-
-def forget_caches(app) -> None:
-    """Drop the app's replay, page and chart caches: the rig deletes rows behind the app's back,
-    so a game id and version come back with other content, which no real write does (a
-    restore changes the database generation; ids never go back otherwise)."""
-    for key in ("scorer_replays", "scorer_pages", "scorer_charts"):
-        app.extensions.pop(key, None)
 
 
 class Rig:

@@ -13,7 +13,15 @@ import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reliability_rig import HEAD, Phone, csrf_of, pattern, replayable_logs, snapshot
+from reliability_rig import (
+    HEAD,
+    Phone,
+    csrf_of,
+    forget_caches,
+    pattern,
+    replayable_logs,
+    snapshot,
+)
 
 from scorer import store
 from scorer.engine import parse_game, replay
@@ -134,14 +142,6 @@ def documents(draw):
         for _ in range(draw(st.integers(1, 3))):
             mutate(data, doc)
     return json.dumps(doc, ensure_ascii=draw(st.booleans())).encode()
-
-
-def forget_caches(app) -> None:
-    """Drop the app's replay, page and chart caches: the rig deletes rows behind the app's back,
-    so a game id and version come back with other content, which no real write does (a
-    restore changes the database generation; ids never go back otherwise)."""
-    for key in ("scorer_replays", "scorer_pages", "scorer_charts"):
-        app.extensions.pop(key, None)
 
 
 class Rig:
