@@ -216,6 +216,15 @@ class Store:
             self.db.conn.execute("COMMIT")
 
     @contextlib.contextmanager
+    def atomic(self) -> Iterator[Store]:
+        """The caller's write transaction, or one of its own: a change is never half-stored."""
+        if self.db.conn.in_transaction:
+            yield self
+            return
+        with self.writing():
+            yield self
+
+    @contextlib.contextmanager
     def snapshot(self) -> Iterator[Store]:
         """Several reads that see one committed state (a read transaction in WAL)."""
         if self.db.conn.in_transaction:  # already inside writing(): that is a snapshot
@@ -312,12 +321,30 @@ class Store:
         if based_on != current:
             raise StaleError(based_on, current)
 
-    def _touch(self, game_id: int, stamp: str) -> int:
-        """Bump the game's version after a change; return the new version."""
-        row = self.db.execute(
-            "update games set version = version + 1, updated = ? where id = ?"
-            " returning version", [stamp, game_id]
-        ).fetchone()
+    def version_key(self, game_id: int) -> tuple[str, int]:
+        """(generation, version): what names the game's current records, in one read."""
+        # One statement sees one committed state, so no transaction is needed around it.
+        try:
+            row = self.db.execute(
+                "select (select value from meta where key = 'generation'),"
+                " (select version from games where id = ?)", [game_id]).fetchone()
+        except sqlite3.OperationalError:  # a file that was never migrated
+            return "", self.version(game_id)
+        return row[0] or "", row[1] or 0
+
+    def _touch(self, game_id: int, stamp: str, based_on: int | None = None) -> int:
+        """Bump the game's version after a change; return the new version.
+
+        With ``based_on``, refuse the change (StaleError) unless the game is still at that
+        version: the check and the bump are one UPDATE, inside the write transaction.
+        """
+        sql, params = "update games set version = version + 1, updated = ? where id = ?", \
+            [stamp, game_id]
+        if based_on is not None:
+            sql, params = sql + " and version = ?", [*params, based_on]
+        row = self.db.execute(sql + " returning version", params).fetchone()
+        if row is None and based_on is not None:
+            raise StaleError(based_on, self.version(game_id))
         return row[0] if row else 0
 
     # -- deals ---------------------------------------------------------------
@@ -371,11 +398,13 @@ class Store:
 
     def _append(self, game_id: int, record: dict, stamp: str) -> int:
         """Add a deal slot at the end with its first revision; return the slot id."""
-        # Plain SQL: sqlite-utils' insert() reads the table's schema on every call.
-        count, top = self.db.execute(
-            "select count(*), coalesce(max(seq), 0) from deals where game_id = ?", [game_id]
-        ).fetchone()
-        if count >= MAX_DEALS:
+        # Plain SQL: sqlite-utils' insert() reads the table's schema on every call. Slots
+        # are never removed and seq runs 1..n, so the top seq is the count; max() reads
+        # it from the (game_id, seq) index where count(*) would walk every deal.
+        top = self.db.execute(
+            "select coalesce(max(seq), 0) from deals where game_id = ?", [game_id]
+        ).fetchone()[0]
+        if top >= MAX_DEALS:
             raise LimitError(MAX_DEALS)
         deal_id = self.db.execute(
             "insert into deals (game_id, seq, created) values (?, ?, ?)",
@@ -400,18 +429,25 @@ class Store:
         ).fetchone()[0]
         self._insert_revision(deal_id, top + 1, record, note, stamp)
 
-    def add_deal(self, game_id: int, record: dict) -> int:
-        """Append a deal record (call inside writing()); return its slot number."""
-        stamp = now()
-        slot = self._append(game_id, record, stamp)
-        self.last_version = self._touch(game_id, stamp)
-        return slot
+    def add_deal(self, game_id: int, record: dict, based_on: int | None = None) -> int:
+        """Append a deal record (in the caller's writing() or alone); return its slot number.
 
-    def revise_deal(self, game_id: int, slot: int, record: dict | None, note: str) -> None:
-        """Edit (record), delete (None) or restore a deal slot by adding a revision."""
+        based_on: refuse with StaleError unless the game is still at this version.
+        """
         stamp = now()
-        self._revise(self._deal_id(game_id, slot), record, note, stamp)
-        self.last_version = self._touch(game_id, stamp)
+        with self.atomic():
+            self.last_version = self._touch(game_id, stamp, based_on)
+            return self._append(game_id, record, stamp)
+
+    def revise_deal(self, game_id: int, slot: int, record: dict | None, note: str,
+                    based_on: int | None = None) -> None:
+        """Edit (record), delete (None) or restore a deal slot by adding a revision
+        (based_on as for add_deal)."""
+        stamp = now()
+        with self.atomic():
+            deal_id = self._deal_id(game_id, slot)
+            self.last_version = self._touch(game_id, stamp, based_on)
+            self._revise(deal_id, record, note, stamp)
 
     def last_records(self, game_id: int, slots: list[int]) -> dict[int, dict]:
         """The newest non-empty record of each of these deal slots, in one query."""

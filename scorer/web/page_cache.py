@@ -22,9 +22,10 @@ from scorer.web.i18n import lang
 from scorer.web.lru import Lru
 from scorer.web.replay_cache import Loaded, load
 
-# Gzip level 6: about 3 ms for a 300 kB page, and a cached page is compressed only once;
-# 64 gzipped pages of a 1000-deal game take about 5 MB.
-GZIP_LEVEL = 6
+# Gzip level 3: the first GET after each save compresses its page once; a 35 kB page of
+# 1000 deals takes 0.17 ms to 8.6 kB (level 6: 0.52 ms to 7.9 kB). 64 cached pages of a
+# 1000-deal game take about 0.6 MB.
+GZIP_LEVEL = 3
 
 
 class PageCache(Lru):
@@ -67,9 +68,7 @@ def opaque_etag(key: tuple) -> str:
 
 def etag_for(row, editable: bool = False) -> str | None:
     """The page's current ETag (None when the page must not be cached)."""
-    st = get_store()
-    with st.snapshot():
-        generation, version = st.generation(), st.version(row.id)
+    generation, version = get_store().version_key(row.id)
     key = page_key(row, editable, generation, version)
     return None if key is None else opaque_etag(key)
 
@@ -81,12 +80,10 @@ def wants_gzip() -> bool:
 
 def cached_page(row, editable: bool, render: Callable[[Loaded, str | None], str]) -> Response:
     """The game page with a weak opaque ETag: 304 if unchanged, else cached or rendered."""
-    st = get_store()
-    with st.snapshot():
-        generation, version = st.generation(), st.version(row.id)
+    generation, version = get_store().version_key(row.id)
     key = page_key(row, editable, generation, version)
     if key is None:
-        response = make_response(render(load(row), None))
+        response = make_response(render(load(row, (generation, version)), None))
         response.headers["Cache-Control"] = "no-cache, private"
         return response
     tag = opaque_etag(key)
@@ -95,7 +92,7 @@ def cached_page(row, editable: bool, render: Callable[[Loaded, str | None], str]
     else:
         entry = pages().get(key)
         if entry is None:
-            loaded = load(row)
+            loaded = load(row, (generation, version))
             if (loaded.generation, loaded.version) != (generation, version):  # moved meanwhile
                 key = page_key(row, editable, loaded.generation, loaded.version)
                 tag = opaque_etag(key)

@@ -112,15 +112,9 @@ def live_index(loaded: Loaded, slot_id: int) -> int:
     abort(404)
 
 
-def candidate(loaded: Loaded, record: dict, slot_id: int | None) -> tuple[list[dict], int]:
-    """The records with this one added (or put in place of slot_id), and its deal number."""
-    records = list(loaded.records)
-    if slot_id is None:
-        records.append(record)
-        return records, len(records)
-    index = live_index(loaded, slot_id)
-    records[index] = record
-    return records, index + 1
+def deal_number(loaded: Loaded, slot_id: int | None) -> int:
+    """The number a posted record takes: the next deal, or that of the slot it edits."""
+    return len(loaded.live) + 1 if slot_id is None else live_index(loaded, slot_id) + 1
 
 
 def beside(setup: deal_input.Setup, field: str, seat: int | None) -> bool:
@@ -148,7 +142,7 @@ def keyed(loaded: Loaded, err: RuleError, deal_no: int) -> dict[tuple[str, int |
 
 def preview_of(loaded: Loaded, record: dict, slot_id: int | None):
     """Replay with the candidate; return (row of the new deal, protocol) or a RuleError."""
-    _records, deal_no = candidate(loaded, record, slot_id)
+    deal_no = deal_number(loaded, slot_id)
     try:
         _game, protocol, _no = score_candidate(loaded, record, slot_id)
     except RuleError as err:
@@ -214,12 +208,14 @@ def show_deal(row, slot_id: int | None):
 
 def post_deal(row, slot_id: int | None):
     """A posted deal form: answered as before if repeated, else previewed or saved."""
-    if repeated(row):  # the first post of this form was stored: answer as it was answered
-        return redirect(landing(row))
     loaded = load(row)
+    base = based_on(request.form)
+    # A repeat was filled in for the version its first post replaced, so only a stale
+    # post can be one: a current one needs no lookup.
+    if base != loaded.version and repeated(row):  # answered as the first post was
+        return redirect(landing(row))
     if loaded.protocol is None:
         return render_template("game/broken.html", row=row, error=loaded.error), 409
-    base = based_on(request.form)
     if base != loaded.version:
         return refuse_stale(loaded, slot_id, base)
     if slot_id is None and loaded.protocol.winner is not None:
@@ -267,13 +263,11 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
     key = submission()
     try:
         with st.writing():
-            if key is not None and st.submitted(row.id, key):  # the twin of a post just stored
-                return redirect(landing(row))
-            st.expect_version(row.id, loaded.version)
+            # A twin of this post stored meanwhile moved the version: StaleError below.
             if slot_id is None:
-                st.add_deal(row.id, record)
+                st.add_deal(row.id, record, based_on=loaded.version)
             else:
-                st.revise_deal(row.id, slot_id, record, "edit")
+                st.revise_deal(row.id, slot_id, record, "edit", based_on=loaded.version)
             if key is not None:
                 st.note_submission(row.id, key)
             version = st.last_version
@@ -294,7 +288,7 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
 
 def checked_replay(loaded: Loaded, record: dict, slot_id: int | None, entry):
     """(game, protocol) with the record in place, or None with the refusal put in entry."""
-    _records, deal_no = candidate(loaded, record, slot_id)
+    deal_no = deal_number(loaded, slot_id)
     try:
         return score_candidate(loaded, record, slot_id)
     except RuleError as err:

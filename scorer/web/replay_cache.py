@@ -122,17 +122,22 @@ def replays() -> ReplayCache:
     return current_app.extensions.setdefault("scorer_replays", ReplayCache())
 
 
-def load(row: GameRow) -> Loaded:
-    """Load a game's slots and replay them (an error is kept, not raised)."""
+def load(row: GameRow, known: tuple[str, int] | None = None) -> Loaded:
+    """Load a game's slots and replay them (an error is kept, not raised); known: the
+    (generation, version) the caller has just read, to spare reading it again."""
     st = get_store()
-    with st.snapshot():  # the version and the slots from the same state of the file
-        generation = st.generation()
-        version = st.version(row.id)
-        key = (generation, row.id, version)
-        cached = replays().get(key)
-        # A version names one exact list of slots too: a cached one reads no deals.
-        slots = cached[3] if cached is not None and cached[3] is not None else (
-            st.slots(row.id))
+    generation, version = known or st.version_key(row.id)
+    cached = replays().get((generation, row.id, version))
+    # A version names one exact list of slots too: a cached one reads no deals.
+    if cached is not None and cached[3] is not None:
+        slots = cached[3]
+    else:
+        with st.snapshot():  # the version and the slots from the same state of the file
+            generation, version = st.version_key(row.id)
+            cached = replays().get((generation, row.id, version))
+            slots = cached[3] if cached is not None and cached[3] is not None else (
+                st.slots(row.id))
+    key = (generation, row.id, version)
     if cached is None:
         records = [s.record for s in slots if s.record is not None]
         try:
@@ -161,8 +166,8 @@ def remember_replay(row: GameRow, version: int, game: Game, protocol: Protocol,
 def slots_after(slots: list[DealSlot], slot_id: int | None, record: dict | None) -> list[DealSlot]:
     """The slots once a write has stored ``record`` (a new deal when slot_id is None, else a
     new revision of that slot): what the next load would read back, without reading it."""
-    if slot_id is None:
-        number = max((s.id for s in slots), default=0) + 1
+    if slot_id is None:  # slots are in seq order and a slot's id is its seq
+        number = slots[-1].id + 1 if slots else 1
         return [*slots, DealSlot(number, number, 1, record)]
     return [replace(s, rev=s.rev + 1, record=record) if s.id == slot_id else s for s in slots]
 

@@ -122,3 +122,29 @@ def test_first_start_writes_config_with_fresh_keys(tmp_path, monkeypatch):
     other = tmp_path / "other"
     monkeypatch.setenv("SCORER_INSTANCE", str(other))
     assert create_app().config["SECRET_KEY"] != first.config["SECRET_KEY"]
+
+
+def test_a_write_based_on_an_old_version_stores_nothing(st):
+    """The version check and the bump are one UPDATE: a stale write changes nothing."""
+    game = st.create_game(HEAD)
+    slot = st.add_deal(game.id, {"type": "redeal"}, based_on=game.version)
+    with pytest.raises(store.StaleError) as refused:
+        st.add_deal(game.id, {"type": "redeal"}, based_on=game.version)
+    assert (refused.value.based_on, refused.value.current) == (game.version, game.version + 1)
+    with pytest.raises(store.StaleError):
+        st.revise_deal(game.id, slot, None, "delete", based_on=game.version)
+    assert st.version(game.id) == game.version + 1
+    assert [s.record for s in st.slots(game.id)] == [{"type": "redeal"}]
+
+
+def test_a_deal_written_outside_a_transaction_is_stored_whole(st, tmp_path):
+    """add_deal and revise_deal take their own transaction when the caller has none: the
+    deal, its revision and the version bump reach the file together."""
+    game = st.create_game(HEAD)
+    slot = st.add_deal(game.id, {"type": "redeal"})
+    st.revise_deal(game.id, slot, None, "delete")
+    assert not st.db.conn.in_transaction
+    other = store.Store(store.connect(tmp_path / "s.sqlite"))
+    assert other.version(game.id) == game.version + 2
+    assert [(s.rev, s.record) for s in other.slots(game.id)] == [(2, None)]
+    other.db.close()
