@@ -1,5 +1,7 @@
 """The running-totals chart: a small hand-made SVG shared by the web page and the PDF."""
 
+import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 from operator import attrgetter
@@ -32,6 +34,8 @@ PAPER = Layout(640, 280, 46, 12, 12, 52, 11, 4)
 # Phone: drawn about as wide as the screen (336–406 CSS px for 360–430 px phones), so a
 # user unit is about a CSS pixel and 12.5 units stay ≥ 11 px; the legend takes two lines.
 PHONE = Layout(360, 262, 44, 8, 10, 60, 12.5, 2)
+# Blocks of a long line formatted as one cached run (see _run_points).
+RUN = 16
 # Totals below this are exact as floats (2**53), so the chart may draw them in floats.
 FLOAT_EXACT = 2**53
 _score = attrgetter("score")  # a row's totals, read in C
@@ -82,30 +86,84 @@ def _lines(game) -> list[tuple[str, int]]:
     return lines
 
 
+def _block(count: int, width: int) -> int:
+    """Points per thinning block of a long line: at most one block per two units of
+    width (about the line's own width), so the line keeps every peak and dip."""
+    # Blocks of four units would halve the cost but visibly smooth a long game's line.
+    return -(-count // max(width // 2, 1))
+
+
+def _kept(points: Sequence[int], start: int, stop: int, block: int) -> list[int]:
+    """Indices of points[start:stop] to draw, in order: per block (from ``start``) the
+    first lowest and the first highest."""
+    keep: list[int] = []
+    for first in range(start, stop, block):
+        # A slice and C-level min/max/index: the first lowest and highest of the block.
+        seg = points[first:min(first + block, stop)]
+        low, high = first + seg.index(min(seg)), first + seg.index(max(seg))
+        keep += (low,) if low == high else (min(low, high), max(low, high))
+    return keep
+
+
 def _thinned(points: list[int], width: int) -> list[tuple[int, int]]:
     """(deal, total) pairs to draw: every point while there are no more points than user
-    units across; beyond that the first and last point and, per two units (about the
-    line's own width), only the lowest and the highest, so a 1000-deal line costs what a
+    units across; beyond that the first and the last point and, per block of deals
+    (_block), only the lowest and the highest, so a 1000-deal line costs what a
     150-deal one does and looks the same (no peak or dip is lost).
 
     >>> _thinned([0, 5, 9], 10)
     [(0, 0), (1, 5), (2, 9)]
     >>> _thinned([0, 9, 1, 2, 8, 3, 7, 4, 6], 4)
-    [(0, 0), (1, 9), (4, 8), (5, 3), (8, 6)]
+    [(0, 0), (1, 9), (5, 3), (6, 7), (8, 6)]
     """
     count = len(points)
     if count <= max(width, 1):
         return list(enumerate(points))
-    # Buckets of four units would halve the cost but visibly smooth a long game's line.
-    buckets = max(width // 2, 1)
-    keep = {0, count - 1}
-    for k in range(buckets):
-        # A slice and C-level min/max/index: the first lowest and highest of the bucket.
-        start = k * count // buckets
-        seg = points[start:(k + 1) * count // buckets]
-        keep.add(start + seg.index(min(seg)))
-        keep.add(start + seg.index(max(seg)))
-    return [(i, points[i]) for i in sorted(keep)]
+    keep = sorted({0, count - 1, *_kept(points, 0, count, _block(count, width))})
+    return [(i, points[i]) for i in keep]
+
+
+@functools.lru_cache(maxsize=2048)
+def _run_points(values: tuple[int, ...], start: int, block: int, lay: Layout, xspan: int,
+                high: int, yspan: int) -> str:
+    """The drawn points of RUN whole blocks of a long line from point ``start``: the
+    same text for every later version of the game while its scale stays (a pure
+    function of its arguments, so a cached answer is never stale)."""
+    keep = _kept(values, 0, len(values), block)
+    if start == 0 and keep[0] != 0:
+        keep.insert(0, 0)
+    return _polyline([(start + i, values[i]) for i in keep], lay, xspan, high, yspan)
+
+
+def _line_points(points: list[int], lay: Layout, xspan: int, high: int, yspan: int) -> str:
+    """The points attribute of one player's line: the points _thinned keeps."""
+    width = lay.width - lay.left - lay.right
+    count = len(points)
+    if count <= max(width, 1):
+        return _polyline(list(enumerate(points)), lay, xspan, high, yspan)
+    block = _block(count, width)
+    run = block * RUN
+    whole = (count - 1) // run * run  # the runs no new deal can change; the rest is drawn
+    parts = [_run_points(tuple(points[s:s + run]), s, block, lay, xspan, high, yspan)
+             for s in range(0, whole, run)]
+    keep = _kept(points, whole, count, block)
+    if whole == 0 and keep[0] != 0:
+        keep.insert(0, 0)
+    if keep[-1] != count - 1:
+        keep.append(count - 1)
+    parts.append(_polyline([(i, points[i]) for i in keep], lay, xspan, high, yspan))
+    return " ".join(parts)
+
+
+def _xspan(deals: int, lay: Layout) -> int:
+    """The deals the plot's width stands for: the deals played, and for a long (thinned)
+    game that rounded up to two blocks (at most 1.3 % of the width left blank at the
+    right), so the scale, and with it every drawn run of the line, stays put for a while."""
+    width = lay.width - lay.left - lay.right
+    if deals + 1 <= max(width, 1):
+        return max(deals, 1)
+    step = 2 * _block(deals + 1, width)
+    return -(-deals // step) * step
 
 
 def _polyline(kept: list[tuple[int, int]], lay: Layout, xspan: int, high: int, yspan: int) -> str:
@@ -137,7 +195,7 @@ def totals_svg(game, protocol, lang: str = "ru", layout: Layout = PAPER) -> str:
     ystep = _nice_step(high - low, 5)
     low = (low // ystep) * ystep
     high = -((-high) // ystep) * ystep
-    xspan = max(deals, 1)
+    xspan = _xspan(deals, lay)
     plot_w, plot_h = lay.width - lay.left - lay.right, lay.height - lay.top - lay.bottom
 
     def x(i: float) -> float:
@@ -157,7 +215,7 @@ def totals_svg(game, protocol, lang: str = "ru", layout: Layout = PAPER) -> str:
         f'<rect x="{lay.left}" y="{lay.top}" width="{plot_w}" height="{plot_h}" '
         f'fill="#fff" stroke="#444" stroke-width="1"/>',
     ]
-    out += _grid(low, high, ystep, deals, x, y, text, lay)
+    out += _grid(low, high, ystep, (deals, xspan), x, y, text, lay)
     for _name, value in lines:
         # Dashed so the reference lines never read as a player's line.
         out.append(
@@ -165,7 +223,7 @@ def totals_svg(game, protocol, lang: str = "ru", layout: Layout = PAPER) -> str:
             f'stroke="#222" stroke-width="1" stroke-dasharray="6 4"/>'
         )
     for seat, points in enumerate(series):
-        coords = _polyline(_thinned(points, plot_w), lay, xspan, high, max(high - low, 1))
+        coords = _line_points(points, lay, xspan, high, max(high - low, 1))
         out.append(
             f'<polyline fill="none" stroke="{colour(seat)}" stroke-width="2.2" '
             f'stroke-linejoin="round" points="{coords}"/>'
@@ -197,12 +255,14 @@ def _legend_line(lay: Layout) -> float:
     return round(lay.font * 1.6, 1)
 
 
-def _grid(low, high, ystep, deals, x, y, text, lay: Layout) -> list[str]:
-    """Horizontal grid lines with score labels and deal-number ticks along the bottom."""
+def _grid(low, high, ystep, span, x, y, text, lay: Layout) -> list[str]:
+    """Horizontal grid lines with score labels and deal-number ticks along the bottom
+    (span: the deals played and the deals the width stands for)."""
+    deals, xspan = span
     out = []
     for value in range(int(low), int(high) + 1, int(ystep)):
         out.append(
-            f'<line x1="{x(0)}" x2="{x(max(deals, 1))}" y1="{y(value)}" y2="{y(value)}" '
+            f'<line x1="{x(0)}" x2="{x(xspan)}" y1="{y(value)}" y2="{y(value)}" '
             f'stroke="#ccc" stroke-width="0.6"/>'
             f'<text x="{lay.left - 4}" y="{y(value) + lay.font / 3:.1f}" text-anchor="end" '
             f'fill="#222">'

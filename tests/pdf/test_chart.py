@@ -113,3 +113,28 @@ def test_a_long_game_draws_at_most_one_point_per_unit_and_keeps_every_peak(make_
             values = [v for _i, v in kept]
             assert kept[0] == (0, full[0]) and kept[-1] == (len(full) - 1, full[-1])
             assert max(values) == max(full) and min(values) == min(full)
+
+
+def test_a_new_deal_redraws_only_the_end_of_a_long_line(make_long):
+    """Drawing deal n+1 of a long game reuses the runs of line already drawn for deal n
+    (same text, from the cache); the points still equal a thinning of the whole line, and
+    the width stands for at most 1.3 % more deals than were played."""
+    from types import SimpleNamespace
+
+    from scorer import chart
+
+    game = make_long(1000)
+    rows = replay(game).rows
+    chart.totals_svg(game, SimpleNamespace(rows=rows[:990]), layout=PHONE)
+    before = chart._run_points.cache_info()
+    svg = totals_svg(game, SimpleNamespace(rows=rows[:991]), layout=PHONE)
+    after = chart._run_points.cache_info()
+    assert after.misses == before.misses and after.hits > before.hits
+    plot_w = PHONE.width - PHONE.left - PHONE.right
+    for seat, line in enumerate(ET.fromstring(svg).findall(f"{SVG}polyline")):
+        full = [0] + [row.score[seat] for row in rows[:991]]
+        assert len(line.get("points").split()) == len(chart._thinned(full, plot_w))
+    span = chart._xspan(990, PHONE)
+    assert 990 <= span <= 990 * 1.013 and chart._xspan(200, PHONE) == 200
+    last_x = float(line.get("points").split()[-1].split(",")[0])
+    assert PHONE.width - PHONE.right - 4 < last_x <= PHONE.width - PHONE.right
