@@ -135,6 +135,11 @@ def _run_points(values: tuple[int, ...], start: int, block: int, lay: Layout, xs
     return _polyline([(start + i, values[i]) for i in keep], lay, xspan, high, yspan)
 
 
+def forget() -> None:
+    """Drop the drawn runs of long lines (a restart's state; they are never stale)."""
+    _run_points.cache_clear()
+
+
 def _line_points(points: list[int], lay: Layout, xspan: int, high: int, yspan: int) -> str:
     """The points attribute of one player's line: the points _thinned keeps."""
     width = lay.width - lay.left - lay.right

@@ -6,6 +6,8 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from scorer import chart
+
 
 class Lru:
     """At most ``size`` entries; reading one makes it the newest, adding one past the size
@@ -34,8 +36,10 @@ class Lru:
 
 
 def clear_caches(app: Any) -> None:
-    """Empty every cache this app keeps (each is an Lru among its extensions), as after
-    a restart; a cache added later is covered without being named here."""
+    """Empty every cache this app keeps (each is an Lru among its extensions), and the
+    chart's drawn runs, as after a restart; a cache added later is covered without being
+    named here."""
+    chart.forget()
     for found in list(app.extensions.values()):
         if isinstance(found, Lru):
             with found.lock:

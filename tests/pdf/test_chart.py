@@ -138,3 +138,16 @@ def test_a_new_deal_redraws_only_the_end_of_a_long_line(make_long):
     assert 990 <= span <= 990 * 1.013 and chart._xspan(200, PHONE) == 200
     last_x = float(line.get("points").split()[-1].split(",")[0])
     assert PHONE.width - PHONE.right - 4 < last_x <= PHONE.width - PHONE.right
+
+
+def test_clearing_the_apps_caches_drops_the_drawn_runs(make_long, app):
+    """clear_caches (the cold benchmark, the fuzz rigs) leaves the chart as after a
+    restart: its drawn runs are gone too."""
+    from scorer import chart
+    from scorer.web.lru import clear_caches
+
+    game = make_long(700)
+    totals_svg(game, replay(game), layout=PHONE)
+    assert chart._run_points.cache_info().currsize > 0
+    clear_caches(app)
+    assert chart._run_points.cache_info().currsize == 0
