@@ -313,14 +313,6 @@ class Store:
         rows = list(self._query("select version from games where id = ?", [game_id]))
         return rows[0]["version"] if rows else 0
 
-    def expect_version(self, game_id: int, based_on: int | None) -> None:
-        """Refuse a write (call inside writing()) unless the game is still at based_on."""
-        # Inside the write lock nobody can move the version between this check and the
-        # write, so a form filled in for an older state can never overwrite a newer one.
-        current = self.version(game_id)
-        if based_on != current:
-            raise StaleError(based_on, current)
-
     def version_key(self, game_id: int) -> tuple[str, int]:
         """(generation, version): what names the game's current records, in one read."""
         # One statement sees one committed state, so no transaction is needed around it.

@@ -15,6 +15,7 @@ from flask_wtf.csrf import CSRFProtect
 from scorer.marks import number, signed
 from scorer.paths import DATABASE_NAME, data_dir, instance_folder
 from scorer.web import db, i18n, protocol_rows
+from scorer.web.page_cache import GZIP_LEVEL
 
 csrf = CSRFProtect()
 
@@ -158,7 +159,7 @@ def compressed(response):
     body = response.get_data()
     if len(body) < MIN_COMPRESSED:
         return response
-    response.set_data(gzip.compress(body, 6, mtime=0))
+    response.set_data(gzip.compress(body, GZIP_LEVEL, mtime=0))
     response.headers["Content-Encoding"] = "gzip"
     return response
 

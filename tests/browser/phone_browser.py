@@ -26,5 +26,8 @@ def served(app):
     try:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
-        server.close()
+        # Closed from this thread, a socket can vanish under the loop's select (EBADF in
+        # the server thread); closed from the loop's own thread, the loop just ends.
+        server.trigger.pull_trigger(lambda: [d.close() for d in list(server._map.values())])
         thread.join(5)
+        server.task_dispatcher.shutdown()
