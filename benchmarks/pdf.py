@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from games import card_dealt  # noqa: E402
 
 from scorer.engine import parse_game, replay  # noqa: E402
-from scorer.pdf import WORDS, OfflineFetcher, protocol_rows, render_sheet  # noqa: E402
+from scorer.pdf import OfflineFetcher, protocol_rows, render_sheet, words  # noqa: E402
 
 FLOOR_CSS = """
 @page { margin: 12mm 11mm 14mm 11mm; }
@@ -42,7 +42,7 @@ def bare_table(game) -> str:
     """The floor: one table, same rows, columns and cell text as the sheet's, in the
     sheet's font with its fixed layout, borders and margins (nothing else)."""
     rows = protocol_rows(game, replay(game), "ru")
-    head = [WORDS["ru"][key] for key in ("deal", "dealer", "declarer", "contract", "result")]
+    head = [words("ru")[key] for key in ("deal", "dealer", "declarer", "contract", "result")]
     for name in game.players:
         head += [name, name]
     out = [f"<style>{FLOOR_CSS}</style><table><thead><tr>",
