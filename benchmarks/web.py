@@ -12,9 +12,9 @@ from benchmarks/games.py) it measures, interleaved with its floor in one run:
 Both floors run the app's session cookie and CSRF middleware (CSRFProtect, the signed
 session); clients send ``Accept-Encoding: gzip`` like a browser. The app and the floor
 are served from a second process, so the clients (the phones) never compete with the
-server for its interpreter lock. It prints p50 and p99,
-their ratios to the floor, and the log-log slope of the p50 from the smallest to the
-largest size (flat cost per deal: slope near 0).
+server for its interpreter lock. It prints p50 and p99, their ratios to the floor, and
+the log-log slope of the p50 from the smallest to the largest size (flat cost per deal:
+slope near 0).
 
     python benchmarks/web.py [--clients 2] [--requests 60] [--sizes 50 200 1000]
 """

@@ -134,6 +134,12 @@ def test_a_new_deal_redraws_only_the_end_of_a_long_line(make_long):
     for seat, line in enumerate(ET.fromstring(svg).findall(f"{SVG}polyline")):
         full = [0] + [row.score[seat] for row in rows[:991]]
         assert len(line.get("points").split()) == len(chart._thinned(full, plot_w))
+    # Across a change of scale (991 -> 1000 deals widens the span) the cached runs give
+    # the very text a drawing from nothing gives.
+    assert chart._xspan(1000, PHONE) != chart._xspan(990, PHONE)
+    warm = totals_svg(game, SimpleNamespace(rows=rows), layout=PHONE)
+    chart.forget()
+    assert warm == totals_svg(game, SimpleNamespace(rows=rows), layout=PHONE)
     span = chart._xspan(990, PHONE)
     assert 990 <= span <= 990 * 1.013 and chart._xspan(200, PHONE) == 200
     last_x = float(line.get("points").split()[-1].split(",")[0])
