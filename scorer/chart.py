@@ -4,7 +4,8 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
-from operator import attrgetter
+from itertools import chain
+from operator import attrgetter, is_
 
 from scorer.engine.texts import N_, tr
 from scorer.marks import number
@@ -27,15 +28,24 @@ class Layout:
     bottom: int
     font: float
     legend_columns: int  # at most this many names on one legend line
+    # The players' lines written in (deal, total) units and scaled by the SVG itself
+    # (vector-effect keeps their stroke), so the text of a line's past never changes and
+    # a new deal formats only the line's end. The browser draws that; WeasyPrint has no
+    # vector-effect, so the paper chart gets every point's position worked out.
+    unit_lines: bool = False
 
 
 # Paper: a wide, low chart across the A4 page (about 11 units = 8 pt there).
 PAPER = Layout(640, 280, 46, 12, 12, 52, 11, 4)
 # Phone: drawn about as wide as the screen (336–406 CSS px for 360–430 px phones), so a
 # user unit is about a CSS pixel and 12.5 units stay ≥ 11 px; the legend takes two lines.
-PHONE = Layout(360, 262, 44, 8, 10, 60, 12.5, 2)
-# Blocks of a long line formatted as one cached run (see _run_points).
+PHONE = Layout(360, 262, 44, 8, 10, 60, 12.5, 2, unit_lines=True)
+# Blocks of a line written as one cached run of unit points (see _run_points).
 RUN = 16
+# Rows whose totals are read as one cached block (see _block_totals), and how many
+# blocks are kept: the rows of about sixteen 1000-deal games.
+BLOCK_ROWS = 128
+MAX_BLOCKS = 128
 # Totals below this are exact as floats (2**53), so the chart may draw them in floats.
 FLOAT_EXACT = 2**53
 _score = attrgetter("score")  # a row's totals, read in C
@@ -67,13 +77,43 @@ def _nice_step(span: float, ticks: int) -> int:
     return power * 10
 
 
-def _series(game, protocol) -> list[list[int]]:
-    """Each seat's running total, starting from 0 before the first deal."""
-    # zip(*…) transposes the rows' score tuples in C (some 70 µs for 1000 deals, a tenth
-    # of a loop in Python); every row has a score per seat, so strict only checks it.
-    rows = protocol.rows
-    columns = zip(*map(_score, rows), strict=True) if rows else ((),) * len(game.players)
-    return [[0, *column] for column in columns]
+def _series(game, protocol) -> tuple[list[list[int]], int, int]:
+    """Each seat's running total, starting from 0 before the first deal, with the lowest
+    and the highest of them all."""
+    rows, seats = protocol.rows, len(game.players)
+    whole = len(rows) // BLOCK_ROWS * BLOCK_ROWS
+    parts = [_block_totals(rows, first, seats) for first in range(0, whole, BLOCK_ROWS)]
+    parts.append(_totals(rows[whole:], seats))
+    series = [list(chain([0], *(part[0][seat] for part in parts))) for seat in range(seats)]
+    return series, min(0, *(part[1] for part in parts)), max(0, *(part[2] for part in parts))
+
+
+def _totals(rows: Sequence, seats: int) -> tuple[list[list[int]], int, int]:
+    """Each seat's totals over some rows, with their lowest and highest (0 if none)."""
+    flat = list(chain.from_iterable(map(_score, rows)))  # every total, row by row, in C
+    return [flat[s::seats] for s in range(seats)], min(flat, default=0), max(flat, default=0)
+
+
+# The totals of whole blocks of rows, by the identity of the block's first row. A game's
+# next version shares its earlier Row objects (the engine scores on from a kept state),
+# so it finds its past here and reads only its last rows: the chart's cost stays flat
+# over an evening. An entry holds its rows, so no id is reused while it lives, and a hit
+# is checked row by row. Bounded to the rows of a few long games (their rows are alive
+# anyway while the replay cache holds them); when full it starts again.
+_BLOCKS: dict[int, tuple[Sequence, tuple[list[list[int]], int, int]]] = {}
+
+
+def _block_totals(rows: Sequence, first: int, seats: int) -> tuple[list[list[int]], int, int]:
+    """_totals of the BLOCK_ROWS rows from ``first``, from _BLOCKS when they are the same."""
+    block = rows[first:first + BLOCK_ROWS]
+    found = _BLOCKS.get(id(block[0]))
+    if found is not None and len(found[0]) == len(block) and all(map(is_, found[0], block)):
+        return found[1]
+    totals = _totals(block, seats)
+    if len(_BLOCKS) >= MAX_BLOCKS:
+        _BLOCKS.clear()
+    _BLOCKS[id(block[0])] = (block, totals)
+    return totals
 
 
 def _lines(game) -> list[tuple[str, int]]:
@@ -96,6 +136,8 @@ def _block(count: int, width: int) -> int:
 def _kept(points: Sequence[int], start: int, stop: int, block: int) -> list[int]:
     """Indices of points[start:stop] to draw, in order: per block (from ``start``) the
     first lowest and the first highest."""
+    if block == 1:  # every point
+        return list(range(start, stop))
     keep: list[int] = []
     for first in range(start, stop, block):
         # A slice and C-level min/max/index: the first lowest and highest of the block.
@@ -110,7 +152,7 @@ def _thinned(points: list[int], width: int) -> list[tuple[int, int]]:
     units across; beyond that the first and the last point and, per block of deals
     (_block), only the lowest and the highest, so a 1000-deal line costs what a
     150-deal one does and looks the same (no peak or dip is lost). This is the
-    definition; _line_points draws the same points from cached runs.
+    definition; _unit_points writes the same points from cached runs.
 
     >>> _thinned([0, 5, 9], 10)
     [(0, 0), (1, 5), (2, 9)]
@@ -124,52 +166,56 @@ def _thinned(points: list[int], width: int) -> list[tuple[int, int]]:
     return [(i, points[i]) for i in keep]
 
 
-@functools.lru_cache(maxsize=2048)
-def _run_points(values: tuple[int, ...], start: int, block: int, lay: Layout, xspan: int,
-                high: int, yspan: int) -> str:
-    """The drawn points of RUN whole blocks of a long line from point ``start``: the
-    same text for every later version of the game while its scale stays (a pure
-    function of its arguments, so a cached answer is never stale)."""
+def _step(count: int, width: int) -> int:
+    """Points per block of a line: 1 (every point) while it fits the width, else _block."""
+    return 1 if count <= max(width, 1) else _block(count, width)
+
+
+@functools.lru_cache(maxsize=4096)
+def _run_points(values: tuple[int, ...], start: int, block: int) -> str:
+    """The unit points ("deal,total") of RUN whole blocks of a line from point ``start``:
+    a pure function of its arguments, so a cached answer is never stale, and every later
+    version of the game asks for the same runs."""
     keep = _kept(values, 0, len(values), block)
     if start == 0 and keep[0] != 0:
         keep.insert(0, 0)
-    return _polyline([(start + i, values[i]) for i in keep], lay, xspan, high, yspan)
+    return _unit_text([(start + i, values[i]) for i in keep])
 
 
 def forget() -> None:
-    """Drop the drawn runs of long lines (a restart's state; they are never stale)."""
+    """Drop the drawn runs of lines and the blocks' totals (a restart's state)."""
     _run_points.cache_clear()
+    _BLOCKS.clear()
 
 
-def _line_points(points: list[int], lay: Layout, xspan: int, high: int, yspan: int) -> str:
-    """The points attribute of one player's line: the points _thinned keeps."""
-    width = lay.width - lay.left - lay.right
+def _unit_text(kept: list[tuple[int, int]]) -> str:
+    """(deal, total) pairs as a points attribute, formatted in C."""
+    return ("%d,%d " * len(kept) % tuple(c for pair in kept for c in pair))[:-1]
+
+
+def _unit_points(points: list[int], width: int) -> str:
+    """The points attribute of one player's line in unit points: the points _thinned
+    keeps, the whole runs from the cache and only the rest formatted anew."""
     count = len(points)
-    if count <= max(width, 1):
-        return _polyline(list(enumerate(points)), lay, xspan, high, yspan)
-    block = _block(count, width)
+    block = _step(count, width)
     run = block * RUN
-    whole = (count - 1) // run * run  # the runs no new deal can change; the rest is drawn
-    parts = [_run_points(tuple(points[s:s + run]), s, block, lay, xspan, high, yspan)
-             for s in range(0, whole, run)]
+    whole = (count - 1) // run * run  # the runs no new deal can change
+    parts = [_run_points(tuple(points[s:s + run]), s, block) for s in range(0, whole, run)]
     keep = _kept(points, whole, count, block)
     if whole == 0 and keep[0] != 0:
         keep.insert(0, 0)
     if keep[-1] != count - 1:
         keep.append(count - 1)
-    parts.append(_polyline([(i, points[i]) for i in keep], lay, xspan, high, yspan))
+    parts.append(_unit_text([(i, points[i]) for i in keep]))
     return " ".join(parts)
 
 
-def _xspan(deals: int, lay: Layout) -> int:
-    """The deals the plot's width stands for: the deals played, and for a long (thinned)
-    game that rounded up to two blocks (at most 1.3 % of the width left blank at the
-    right), so the scale, and with it every drawn run of the line, stays put for a while."""
-    width = lay.width - lay.left - lay.right
-    if deals + 1 <= max(width, 1):
-        return max(deals, 1)
-    step = 2 * _block(deals + 1, width)
-    return -(-deals // step) * step
+def _unit_group(lay: Layout, xspan: int, high: int, yspan: int) -> str:
+    """The opening tag of the group that maps unit points (deal, total) onto the plot."""
+    plot_w, plot_h = lay.width - lay.left - lay.right, lay.height - lay.top - lay.bottom
+    kx, ky = plot_w / xspan, plot_h / yspan
+    return (f'<g class="lines" transform="matrix({kx!r} 0 0 {-ky!r} {lay.left} '
+            f'{lay.top + high * ky!r})">')
 
 
 def _polyline(kept: list[tuple[int, int]], lay: Layout, xspan: int, high: int, yspan: int) -> str:
@@ -193,15 +239,16 @@ def totals_svg(game, protocol, lang: str = "ru", layout: Layout = PAPER) -> str:
     lay = layout
     legend_rows = -(-len(game.players) // lay.legend_columns)
     height = lay.height + _legend_line(lay) * (legend_rows - 1)
-    series = _series(game, protocol)
+    series, low, high = _series(game, protocol)
     lines = _lines(game)
     deals = len(protocol.rows)
     ref = [v for _, v in lines]
-    low, high = min([0, *map(min, series), *ref]), max([*map(max, series), *ref])
+    low, high = min(low, *ref), max(high, *ref)
     ystep = _nice_step(high - low, 5)
     low = (low // ystep) * ystep
     high = -((-high) // ystep) * ystep
-    xspan = _xspan(deals, lay)
+    xspan = max(deals, 1)
+    yspan = max(high - low, 1)
     plot_w, plot_h = lay.width - lay.left - lay.right, lay.height - lay.top - lay.bottom
 
     def x(i: float) -> float:
@@ -211,7 +258,7 @@ def totals_svg(game, protocol, lang: str = "ru", layout: Layout = PAPER) -> str:
     def y(v: float) -> float:
         """The vertical position of score ``v``."""
         # int / int stays exact for any size; the quotient is between 0 and 1.
-        return round(lay.top + plot_h * (high - v) / max(high - low, 1), 1)
+        return round(lay.top + plot_h * (high - v) / yspan, 1)
 
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="totals-chart" role="img" '
@@ -228,12 +275,7 @@ def totals_svg(game, protocol, lang: str = "ru", layout: Layout = PAPER) -> str:
             f'<line x1="{x(0)}" x2="{x(xspan)}" y1="{y(value)}" y2="{y(value)}" '
             f'stroke="#222" stroke-width="1" stroke-dasharray="6 4"/>'
         )
-    for seat, points in enumerate(series):
-        coords = _line_points(points, lay, xspan, high, max(high - low, 1))
-        out.append(
-            f'<polyline fill="none" stroke="{colour(seat)}" stroke-width="2.2" '
-            f'stroke-linejoin="round" points="{coords}"/>'
-        )
+    out += _player_lines(series, lay, xspan, high, yspan)
     # The labels come after the players' lines, each on a white halo, so no line is
     # ever drawn over «бочка 880»; the halo hides only a few pixels of line behind it.
     for name, value in lines:
@@ -254,6 +296,24 @@ def totals_svg(game, protocol, lang: str = "ru", layout: Layout = PAPER) -> str:
     out += _legend(game.players, lay)
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _player_lines(series: list[list[int]], lay: Layout, xspan: int, high: int,
+                  yspan: int) -> list[str]:
+    """One polyline per player: in unit points inside a scaling group where the layout
+    asks for it and every total is exact as a float, else at worked-out positions."""
+    width = lay.width - lay.left - lay.right
+    units = lay.unit_lines and abs(high) + yspan < FLOAT_EXACT
+    out = [_unit_group(lay, xspan, high, yspan)] if units else []
+    extra = ' vector-effect="non-scaling-stroke"' if units else ""
+    for seat, points in enumerate(series):
+        coords = (_unit_points(points, width) if units
+                  else _polyline(_thinned(points, width), lay, xspan, high, yspan))
+        out.append(
+            f'<polyline fill="none" stroke="{colour(seat)}" stroke-width="2.2" '
+            f'stroke-linejoin="round"{extra} points="{coords}"/>'
+        )
+    return [*out, "</g>"] if units else out
 
 
 def _legend_line(lay: Layout) -> float:

@@ -2,11 +2,27 @@
 
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 from scorer.chart import PAPER, PHONE, PLAYER_COLOURS, totals_svg
 from scorer.engine import parse_game, replay
 
 SVG = "{http://www.w3.org/2000/svg}"
+
+
+def positions(root) -> list[list[tuple[float, float]]]:
+    """Each player's line as (x, y) in the chart's user units: a line inside a scaling
+    group (the phone's unit points) is mapped through the group's matrix."""
+    out = []
+    for group in (root, *root.iter(f"{SVG}g")):
+        a, b, c, d, e, f = (1, 0, 0, 1, 0, 0)
+        if group.get("transform"):
+            a, b, c, d, e, f = map(float, re.fullmatch(r"matrix\((.*)\)",
+                                                        group.get("transform")).group(1).split())
+        for line in group.findall(f"{SVG}polyline"):
+            pairs = [tuple(map(float, p.split(","))) for p in line.get("points").split()]
+            out.append([(a * x + c * y + e, b * x + d * y + f) for x, y in pairs])
+    return out
 
 
 def test_one_line_per_player_in_seat_colours(make_long):
@@ -64,7 +80,7 @@ def test_reference_labels_are_drawn_after_the_lines_on_a_halo(make_long):
     protocol = replay(game)
     for layout in (PAPER, PHONE):
         root = ET.fromstring(totals_svg(game, protocol, layout=layout))
-        items = list(root)
+        items = list(root.iter())
         last_line = max(i for i, el in enumerate(items) if el.tag == f"{SVG}polyline")
         labels = [(i, el) for i, el in enumerate(items)
                   if el.tag == f"{SVG}text" and re.match(r"(бочка|цель) ", el.text or "")]
@@ -106,7 +122,7 @@ def test_a_long_game_draws_at_most_one_point_per_unit_and_keeps_every_peak(make_
     for layout in (PHONE, PAPER):
         plot_w = layout.width - layout.left - layout.right
         root = ET.fromstring(totals_svg(game, protocol, layout=layout))
-        for seat, line in enumerate(root.findall(f"{SVG}polyline")):
+        for seat, line in enumerate(root.iter(f"{SVG}polyline")):
             full = [0] + [row.score[seat] for row in protocol.rows]
             kept = chart._thinned(full, plot_w)
             assert len(line.get("points").split()) == len(kept) <= plot_w + 2
@@ -115,35 +131,55 @@ def test_a_long_game_draws_at_most_one_point_per_unit_and_keeps_every_peak(make_
             assert max(values) == max(full) and min(values) == min(full)
 
 
-def test_a_new_deal_redraws_only_the_end_of_a_long_line(make_long):
-    """Drawing deal n+1 of a long game reuses the runs of line already drawn for deal n
-    (same text, from the cache); the points still equal a thinning of the whole line, and
-    the width stands for at most 1.3 % more deals than were played."""
+def test_the_phone_draws_unit_points_where_the_worked_out_positions_are(make_long):
+    """The phone chart writes each line as (deal, total) pairs, exactly the points the
+    thinning keeps, in a group whose matrix puts them where the paper way of drawing
+    (every position worked out) puts them; the stroke does not scale with the group."""
+    from scorer import chart
+
+    for deals in (30, 1000):
+        game = make_long(deals)
+        protocol = replay(game)
+        root = ET.fromstring(totals_svg(game, protocol, layout=PHONE))
+        plot_w = PHONE.width - PHONE.left - PHONE.right
+        worked = ET.fromstring(totals_svg(game, protocol, layout=replace(PHONE,
+                                                                          unit_lines=False)))
+        assert not list(worked.iter(f"{SVG}g"))
+        lines = list(root.iter(f"{SVG}polyline"))
+        assert [line.get("vector-effect") for line in lines] == ["non-scaling-stroke"] * 3
+        for seat, line in enumerate(lines):
+            full = [0] + [row.score[seat] for row in protocol.rows]
+            units = [tuple(map(int, p.split(","))) for p in line.get("points").split()]
+            assert units == chart._thinned(full, plot_w)
+        for mapped, drawn in zip(positions(root), positions(worked), strict=True):
+            assert len(mapped) == len(drawn)
+            assert all(abs(x - u) <= 0.051 and abs(y - v) <= 0.051
+                       for (x, y), (u, v) in zip(mapped, drawn, strict=True))
+            assert PHONE.width - PHONE.right - 0.1 < mapped[-1][0] <= PHONE.width - PHONE.right
+
+
+def test_a_new_deal_writes_only_the_end_of_a_line(make_long):
+    """Drawing deal n+1 reuses every whole run of unit points drawn for deal n (the same
+    text, from the cache), for a short line and for a thinned long one; a drawing from
+    warm runs is the very text a drawing from nothing gives."""
     from types import SimpleNamespace
 
     from scorer import chart
 
     game = make_long(1000)
     rows = replay(game).rows
-    chart.totals_svg(game, SimpleNamespace(rows=rows[:990]), layout=PHONE)
-    before = chart._run_points.cache_info()
-    svg = totals_svg(game, SimpleNamespace(rows=rows[:991]), layout=PHONE)
-    after = chart._run_points.cache_info()
-    assert after.misses == before.misses and after.hits > before.hits
     plot_w = PHONE.width - PHONE.left - PHONE.right
-    for seat, line in enumerate(ET.fromstring(svg).findall(f"{SVG}polyline")):
-        full = [0] + [row.score[seat] for row in rows[:991]]
-        assert len(line.get("points").split()) == len(chart._thinned(full, plot_w))
-    # Across a change of scale (991 -> 1000 deals widens the span) the cached runs give
-    # the very text a drawing from nothing gives.
-    assert chart._xspan(1000, PHONE) != chart._xspan(990, PHONE)
+    for deals, block in ((200, 1), (990, 7)):
+        chart.totals_svg(game, SimpleNamespace(rows=rows[:deals]), layout=PHONE)
+        before = chart._run_points.cache_info()
+        totals_svg(game, SimpleNamespace(rows=rows[:deals + 1]), layout=PHONE)
+        after = chart._run_points.cache_info()
+        assert chart._step(deals + 2, plot_w) == block
+        runs = (deals + 1) // (block * chart.RUN)  # whole runs of deals + 2 points
+        assert after.misses == before.misses and after.hits == before.hits + 3 * runs > 3 * 7
     warm = totals_svg(game, SimpleNamespace(rows=rows), layout=PHONE)
     chart.forget()
     assert warm == totals_svg(game, SimpleNamespace(rows=rows), layout=PHONE)
-    span = chart._xspan(990, PHONE)
-    assert 990 <= span <= 990 * 1.013 and chart._xspan(200, PHONE) == 200
-    last_x = float(line.get("points").split()[-1].split(",")[0])
-    assert PHONE.width - PHONE.right - 4 < last_x <= PHONE.width - PHONE.right
 
 
 def test_clearing_the_apps_caches_drops_the_drawn_runs(make_long, app):
