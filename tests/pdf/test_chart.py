@@ -193,3 +193,28 @@ def test_clearing_the_apps_caches_drops_the_drawn_runs(make_long, app):
     assert chart._run_points.cache_info().currsize > 0
     clear_caches(app)
     assert chart._run_points.cache_info().currsize == 0
+
+
+def test_the_totals_of_kept_blocks_are_read_again_only_when_a_row_changed(make_long,
+                                                                          monkeypatch):
+    """A next version (the same Row objects plus one) reads only its last rows; a block
+    with one other row in it (an edit) is read anew, never taken from the kept block."""
+    from types import SimpleNamespace
+
+    from scorer import chart
+
+    game = make_long(300)
+    rows = replay(game).rows
+    totals_svg(game, SimpleNamespace(rows=rows[:299]), layout=PHONE)
+    read = []
+    real = chart._totals
+    monkeypatch.setattr(chart, "_totals", lambda some, seats: read.append(len(some)) or
+                        real(some, seats))
+    totals_svg(game, SimpleNamespace(rows=rows), layout=PHONE)
+    assert read == [300 - 2 * chart.BLOCK_ROWS]  # the two whole blocks were kept
+    changed = list(rows)
+    changed[5] = rows[5]._replace(score=tuple(v + 7777 for v in rows[5].score))
+    svg = totals_svg(game, SimpleNamespace(rows=changed), layout=PHONE)
+    assert all(f" 6,{v + 7777} " in svg for v in rows[5].score)  # deal 6: row 5
+    chart.forget()
+    assert svg == totals_svg(game, SimpleNamespace(rows=changed), layout=PHONE)
