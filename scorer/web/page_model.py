@@ -53,7 +53,7 @@ class GamePage:
     players: list[str]
     colours: list[str]
     editable: bool
-    rows: list[Any] = field(default_factory=list)  # shown rows, newest first, deleted in place
+    rows: list[Any] = field(default_factory=list)  # LiveRows newest first, DeletedRows in place
     count: int = 0  # live rows in the whole protocol
     hidden: int = 0  # older rows left out of this page
     last: Any = None  # the newest live row (the totals' "last deal")
@@ -93,17 +93,9 @@ def context(row: GameRow, editable: bool, loaded: Loaded | None = None, *,
     page.rows, page.hidden = protocol_rows.recent_rows(
         protocol, loaded.slots, limit, deleted_lookup(loaded) if editable else None)
     page.count = len(protocol.rows)
-    if protocol.rows:
-        page.last = newest_row(page.rows, protocol)
+    if protocol.rows:  # the totals' "Last deal" says why it moved them
+        page.last = protocol_rows.shown_row(protocol, len(protocol.rows) - 1)
     return page
-
-
-def newest_row(rows: list[Any], protocol: Any) -> protocol_rows.ShownRow:
-    """The newest live row: the one already shown on top, else made anew."""
-    shown = next((r for r in rows if r.kind != "deleted"), None)
-    if shown is not None and shown.n == protocol.rows[-1].n:
-        return shown
-    return protocol_rows.shown_row(protocol, len(protocol.rows) - 1)
 
 
 def deleted_lookup(loaded: Loaded):

@@ -107,13 +107,14 @@ def words() -> Words:
     return Words(code, marks.letters(code), {"redeal": _("redeal"), "adjustment": _("adjustment")})
 
 
-def shown_row(protocol: Any, i: int, slot_id: int | None = None,
-              said: Words | None = None) -> ShownRow:
+def shown_row(protocol: Any, i: int, slot_id: int | None = None) -> ShownRow:
     """Protocol row i (from 0) with its cells and marks."""
-    said = said or words()
+    return row_view(protocol.rows[i], len(protocol.players), slot_id, words())
+
+
+def row_view(row: Any, seats: int, slot_id: int | None, said: Words) -> ShownRow:
+    """An engine row with its cells and marks, worded with ``said``."""
     code = said.code
-    seats = len(protocol.players)
-    row = protocol.rows[i]
     shown = ShownRow(
         n=row.n, slot_id=slot_id, kind=row.type, dealer=row.dealer, declarer=row.declarer,
         contract=row.contract, row_marks=" ".join(marks.row_marks(row, code)),
@@ -127,17 +128,27 @@ def shown_row(protocol: Any, i: int, slot_id: int | None = None,
     return shown
 
 
-def row_key(shown: ShownRow) -> tuple:
-    """Everything of a shown row its HTML depends on, as a hashable value."""
-    return (shown.n, shown.slot_id, shown.kind, shown.dealer, shown.declarer, shown.contract,
-            shown.row_marks, shown.result,
-            tuple((c.delta, c.score, c.marks) for c in shown.cells))
+@dataclass(frozen=True)
+class LiveRow:
+    """A live protocol row to show: the engine's row, its deal's slot and the page's
+    words. It is worded (shown_row) only when its HTML is not cached yet."""
+
+    row: Any
+    slot_id: int | None
+    said: Words
+    kind: str = "live"
 
 
 class RowCache(Lru):
-    """Rendered protocol rows by their content, words and links (issue 10: after a new
-    deal the page renders one new row, not twenty). A row's HTML is a function of the
-    key alone, so a game's next version, the other link and other games all share them."""
+    """Rendered protocol rows by the engine row they show (its identity), its slot, words
+    and links (issue 10: after a new deal the page renders one new row, not twenty).
+
+    A game's next version shares its earlier Row objects (the engine scores on from a
+    kept state), so its rows are found here without being worded again. Each entry
+    holds its row, so no id is reused while it lives, and a hit is checked to be that
+    very row; a Row is immutable, and its HTML is a function of it and the rest of the
+    key.
+    """
 
 
 def rows_cache() -> RowCache:
@@ -145,18 +156,21 @@ def rows_cache() -> RowCache:
     return current_app.extensions.setdefault("scorer_rows", RowCache(4096))
 
 
-def cached_row(macro: Callable[..., Markup], shown: ShownRow, players: list[str],
+def cached_row(macro: Callable[..., Markup], live: LiveRow, players: list[str],
                editable: bool, edit_base: str, why_base: str, t_dealer: str, moved: bool,
                edited: bool) -> Markup:
-    """A live protocol row's HTML, rendered once per distinct key."""
-    key = (lang(), row_key(shown), tuple(players), editable, edit_base, why_base, t_dealer,
-           bool(moved), bool(edited))
+    """A live protocol row's HTML, rendered once per distinct row, words and links."""
+    key = (live.said.code, id(live.row), live.slot_id, tuple(players), editable, edit_base,
+           why_base, t_dealer, bool(moved), bool(edited))
     cache = rows_cache()
     found = cache.get(key)
-    if found is None:
-        found = cache.put(key, macro(shown, players, editable, edit_base, why_base, t_dealer,
-                                     moved, edited, _("Edit deal %(n)d", n=shown.n)))
-    return found
+    if found is not None and found[0] is live.row:
+        return found[1]
+    shown = row_view(live.row, len(players), live.slot_id, live.said)
+    html = macro(shown, players, editable, edit_base, why_base, t_dealer, moved, edited,
+                 _("Edit deal %(n)d", n=shown.n))
+    cache.put(key, (live.row, html))
+    return html
 
 
 @dataclass
@@ -190,7 +204,7 @@ def recent_rows(protocol: Any, slots: list[Any], limit: int | None,
             live -= 1
             if live < first:
                 break
-            out.append(shown_row(protocol, live, slot.id, said))
+            out.append(LiveRow(protocol.rows[live], slot.id, said))
         elif last_records is not None:
             out.append(DeletedRow(slot.id, live, None))
     if last_records is not None:
