@@ -84,7 +84,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     # Scores as the PDF writes them: +20, −120 (a real minus sign).
     app.add_template_filter(signed, "signed")
     app.add_template_filter(number, "number")
-    app.add_template_global(protocol_rows.cached_row, "cached_row")
+    app.add_template_global(protocol_rows.table_rows, "table_rows")
     app.before_request(guard_writes)
     app.after_request(safety_headers)
     app.after_request(compressed)

@@ -5,7 +5,6 @@ import json
 import re
 
 from markupsafe import Markup
-
 from pypdf import PdfReader
 
 
