@@ -33,13 +33,37 @@ from scorer.web.lru import Lru
 SNAPSHOT = 64  # deals between kept engine states: an edit replays at most this many more
 
 
+class Slots(tuple):
+    """A version's deal slots in order, with the lists drawn from them.
+
+    A version names one exact list of slots, so it is kept with the version's replay and
+    the lists are worked out once per version, not on every request (a 1000-deal game's
+    POST read them three times). Never mutate them.
+    """
+
+    @cached_property
+    def live(self) -> list[DealSlot]:
+        """Slots that are not deleted, in protocol order."""
+        return [s for s in self if s.record is not None]
+
+    @cached_property
+    def deleted(self) -> list[DealSlot]:
+        """Deleted slots, restorable."""
+        return [s for s in self if s.record is None]
+
+    @cached_property
+    def records(self) -> list[dict]:
+        """The live records."""
+        return [s.record for s in self.live]
+
+
 @dataclass
 class Loaded:
     """A stored game with its live records, the engine Game and its Protocol."""
 
     row: GameRow
     version: int
-    slots: list[DealSlot]
+    slots: Slots
     game: Game | None
     protocol: Protocol | None
     error: RuleError | None
@@ -47,21 +71,20 @@ class Loaded:
     # Engine states by how many records they have scored (0, SNAPSHOT, ..., the end).
     states: dict[int, ReplayState] | None = None
 
-    # Computed once per request (a 1000-deal game is read many times); never mutate them.
-    @cached_property
+    @property
     def live(self) -> list[DealSlot]:
         """Slots that are not deleted, in protocol order."""
-        return [s for s in self.slots if s.record is not None]
+        return self.slots.live
 
-    @cached_property
+    @property
     def deleted(self) -> list[DealSlot]:
         """Deleted slots, restorable."""
-        return [s for s in self.slots if s.record is None]
+        return self.slots.deleted
 
-    @cached_property
+    @property
     def records(self) -> list[dict]:
         """The live records."""
-        return [s.record for s in self.live]
+        return self.slots.records
 
 
 def log_of(row: GameRow, records: list[dict]) -> dict[str, Any]:
@@ -136,12 +159,11 @@ def load(row: GameRow, known: tuple[str, int] | None = None) -> Loaded:
             generation, version = st.version_key(row.id)
             cached = replays().get((generation, row.id, version))
             slots = cached[3] if cached is not None and cached[3] is not None else (
-                st.slots(row.id))
+                Slots(st.slots(row.id)))
     key = (generation, row.id, version)
     if cached is None:
-        records = [s.record for s in slots if s.record is not None]
         try:
-            game, protocol, states = parsed_run(row, records)
+            game, protocol, states = parsed_run(row, slots.records)
             cached = (game, protocol, None, slots, states)
         except RuleError as err:
             cached = (None, None, err, slots, None)
@@ -155,7 +177,7 @@ def load(row: GameRow, known: tuple[str, int] | None = None) -> Loaded:
 def remember_replay(row: GameRow, version: int, game: Game, protocol: Protocol,
                     generation: str | None = None,
                     states: dict[int, ReplayState] | None = None,
-                    slots: list[DealSlot] | None = None) -> None:
+                    slots: Slots | None = None) -> None:
     """Cache a replay already made for exactly this version's records, with its slots
     when the writer knows them (else they are read on the next load)."""
     if generation is None:
@@ -163,13 +185,17 @@ def remember_replay(row: GameRow, version: int, game: Game, protocol: Protocol,
     replays().put((generation, row.id, version), (game, protocol, None, slots, states))
 
 
-def slots_after(slots: list[DealSlot], slot_id: int | None, record: dict | None) -> list[DealSlot]:
+def slots_after(slots: Slots, slot_id: int | None, record: dict | None) -> Slots:
     """The slots once a write has stored ``record`` (a new deal when slot_id is None, else a
     new revision of that slot): what the next load would read back, without reading it."""
     if slot_id is None:  # slots are in seq order and a slot's id is its seq
         number = slots[-1].id + 1 if slots else 1
-        return [*slots, DealSlot(number, number, 1, record)]
-    return [replace(s, rev=s.rev + 1, record=record) if s.id == slot_id else s for s in slots]
+        added = DealSlot(number, number, 1, record)
+        after = Slots((*slots, added))
+        after.live = [*slots.live, added]  # a copy in C, not a pass over every slot
+        return after
+    return Slots(replace(s, rev=s.rev + 1, record=record) if s.id == slot_id else s
+                 for s in slots)
 
 
 class Candidate(tuple):

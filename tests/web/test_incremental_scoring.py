@@ -24,7 +24,7 @@ def loaded_of(log: dict, snapshot: int) -> cache.Loaded:
     """A Loaded as the web keeps it for this log (states every `snapshot` deals)."""
     head = {k: v for k, v in log.items() if k != "deals"}
     row = GameRow(1, "e", "v", head, 1, "", "")
-    slots = [DealSlot(i + 1, i + 1, 1, r) for i, r in enumerate(log["deals"])]
+    slots = cache.Slots(DealSlot(i + 1, i + 1, 1, r) for i, r in enumerate(log["deals"]))
     old, cache.SNAPSHOT = cache.SNAPSHOT, snapshot
     try:
         game, protocol, states = cache.parsed_run(row, log["deals"])
@@ -88,7 +88,7 @@ def test_a_kept_candidate_carries_states_that_score_the_next_deal(monkeypatch):
     loaded = loaded_of(log, 2)
     first = cache.score_candidate(loaded, {"type": "redeal"}, None)
     assert sorted(first.states) == [0, 2, 4, 6]  # snapshots and the end only
-    after = cache.Loaded(loaded.row, 2, loaded.slots + [DealSlot(6, 6, 1, {"type": "redeal"})],
+    after = cache.Loaded(loaded.row, 2, cache.slots_after(loaded.slots, None, {"type": "redeal"}),
                         first[0], first[1], None, "g", first.states)
     second = cache.score_candidate(after, {"type": "redeal"}, None)
     assert second[1] == cache.run(loaded.row, [{"type": "redeal"}] * 7)[1]
