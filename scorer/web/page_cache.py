@@ -54,8 +54,10 @@ def page_key(row, editable: bool, generation: str, version: int) -> tuple | None
         return None
     secret = ""
     if editable:
-        generate_csrf()  # puts the session's CSRF secret in place before we read it
-        secret = str(session.get("csrf_token", ""))
+        secret = session.get("csrf_token")
+        if not isinstance(secret, str):  # none yet: generate_csrf puts one in the session
+            generate_csrf()  # (it also signs a token, which a cached page does not need)
+            secret = str(session.get("csrf_token", ""))
     return (generation, row.id, version, lang(), editable, request.full_path,
             access.is_host(), secret)
 
