@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -103,11 +104,43 @@ def deleted_lookup(loaded: Loaded):
     return lambda ids: get_store().last_records(loaded.row.id, ids)
 
 
+class ShellCache(Lru):
+    """The game page around its live part (head, header, links), by all it depends on:
+    the language, the link and its token, the game's title and names, the URL (the
+    language switch comes back to it) and the poll interval. A new version of the game
+    renders only its live part (game/_live_part.html) into it."""
+
+
+# Where the live part goes in a kept shell: a comment no page text can contain (every
+# name and title is escaped, so none can carry a "<"), unknown outside this process.
+SHELL_MARK = Markup(f"<!--live-{secrets.token_hex(8)}-->")
+
+
+def shell(row: GameRow, editable: bool) -> tuple[str, str]:
+    """The page before and after its live part, rendered once per shell key."""
+    head = row.head
+    key = (lang(), editable, row.id, row.edit_token if editable else row.view_token,
+           head.get("title"), tuple(head.get("players", [])), request.full_path,
+           request.script_root, current_app.config["POLL_SECONDS"])
+    shells = current_app.extensions.setdefault("scorer_shells", ShellCache())
+    found = shells.get(key)
+    if found is None:
+        html = render_template("game/page.html", row=row, editable=editable,
+                               players=head.get("players", []), shell_mark=SHELL_MARK)
+        before, after = html.split(SHELL_MARK)
+        found = shells.put(key, (before, after))
+    return found
+
+
 def render(row: GameRow, editable: bool, etag: str | None = None,
-           loaded: Loaded | None = None) -> str:
-    """Render the whole game page (etag: what the read-only page's poller sends back)."""
-    return render_template("game/page.html", etag=etag,
-                           **context(row, editable, loaded).variables())
+           loaded: Loaded | None = None, **extra: Any) -> str:
+    """Render the whole game page (etag: what the read-only page's poller sends back):
+    the kept shell around a fresh live part, or all of it when it shows a flash."""
+    variables = context(row, editable, loaded).variables() | extra
+    if session.get("_flashes"):  # base.html shows (and takes) them
+        return render_template("game/page.html", etag=etag, **variables)
+    before, after = shell(row, editable)
+    return before + render_template("game/_live_part.html", etag=etag, **variables) + after
 
 
 def why_page(row: GameRow, n: int, editable: bool):

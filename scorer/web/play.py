@@ -81,9 +81,8 @@ def edit_row(token: str):
 def game(token: str):
     """The game page with totals, state, protocol and the scorekeeper's buttons."""
     row = edit_row(token)
-    return page_cache.cached_page(row, True, lambda loaded, _tag: render_template(
-        "game/page.html", confirm=ConfirmForm(),
-        **page_model.context(row, True, loaded).variables()))
+    return page_cache.cached_page(row, True, lambda loaded, _tag: page_model.render(
+        row, True, loaded=loaded, confirm=ConfirmForm()))
 
 
 @bp.get("/<token>/why/<int:n>")
