@@ -5,6 +5,8 @@ from benchmarks/games.py) it measures, interleaved with its floor in one run:
 
 * the game page, warm (cached) and cold (every cache emptied before the request),
   against a bare Flask route that returns the same number of bytes;
+* the deal form (rendered on every GET: its defaults follow the game's state), against
+  a bare route that returns the form's bytes;
 * posting a deal followed by the GET of the page the browser is redirected to, against
   a floor that does one durable SQLite INSERT (WAL, synchronous=FULL, a kept
   connection) and a redirect to the bare page.
@@ -50,7 +52,7 @@ from scorer.web.db import get_store  # noqa: E402
 from scorer.web.lru import clear_caches  # noqa: E402
 
 THREADS = 8
-NAMES = ("page warm", "page cold", "POST", "POST + GET")
+NAMES = ("page warm", "page cold", "deal form", "POST", "POST + GET")
 CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 VERSION_RE = re.compile(r'name="version" value="(\d+)"')
 
@@ -103,8 +105,8 @@ class Client:
         return data
 
 
-def floor_app(page_bytes: bytes, db_path: str) -> Flask:
-    """The floor: session + CSRF like the app, a page of the same bytes, one INSERT."""
+def floor_app(page_bytes: bytes, form_bytes: bytes, db_path: str) -> Flask:
+    """The floor: session + CSRF like the app, pages of the same bytes, one INSERT."""
     app = Flask("floor")
     app.config.update(SECRET_KEY="floor", WTF_CSRF_TIME_LIMIT=None,
                       SESSION_COOKIE_SAMESITE="Lax", SESSION_REFRESH_EACH_REQUEST=False)
@@ -121,6 +123,14 @@ def floor_app(page_bytes: bytes, db_path: str) -> Flask:
         session.get("tokens")
         generate_csrf()
         return page_bytes, 200, {"Content-Type": "text/html; charset=utf-8",
+                                 "Content-Encoding": "gzip"}
+
+    @app.get("/deal-form")
+    def deal_form():
+        """The same bytes as the real deal form (gzipped like it), after the session."""
+        session.get("tokens")
+        generate_csrf()
+        return form_bytes, 200, {"Content-Type": "text/html; charset=utf-8",
                                  "Content-Encoding": "gzip"}
 
     @app.get("/form")
@@ -192,13 +202,15 @@ def server_side(log: dict, clients: int, pipe) -> None:
         games = [get_store().create_game(head, log["deals"]) for _ in range(clients)]
     app.wsgi_app = forgetting(app)
     server, port = serve(app)
-    probe = Client(port)  # the floor page gets the bytes of the real page, gzipped
+    probe = Client(port)  # the floor pages get the bytes of the real ones, gzipped
     status, body, _ = probe.request("GET", f"/g/{games[0].edit_token}")
     assert status == 200, status
+    status, form, _ = probe.request("GET", f"/g/{games[0].edit_token}/deal")
+    assert status == 200, status
     probe.conn.close()
-    floor_server, floor_port = serve(floor_app(body, str(Path(instance) / "f.db")))
+    floor_server, floor_port = serve(floor_app(body, form, str(Path(instance) / "f.db")))
     settle_heap()  # as `python -m scorer serve` does before it serves
-    pipe.send((port, floor_port, [g.edit_token for g in games], len(body)))
+    pipe.send((port, floor_port, [g.edit_token for g in games], len(body), len(form)))
     pipe.recv()  # until the clients are done
     server.close()
     floor_server.close()
@@ -215,7 +227,7 @@ class Table:
         self.process = multiprocessing.get_context("fork").Process(
             target=server_side, args=(log, clients, there), daemon=True)
         self.process.start()
-        port, floor_port, self.tokens, self.page_size = self.pipe.recv()
+        port, floor_port, self.tokens, self.page_size, self.form_size = self.pipe.recv()
         self.clients = [Client(port) for _ in range(clients)]
         self.versions = []
         for client, token in zip(self.clients, self.tokens, strict=True):
@@ -259,14 +271,24 @@ class Table:
             assert status == 200, status
         return out
 
-    def floor_page(self, client: Client, _i: int, n: int) -> list[float]:
-        """n timed GETs of the floor page."""
+    def floor_page(self, client: Client, _i: int, n: int, path: str = "/page") -> list[float]:
+        """n timed GETs of a floor page."""
         out = []
         for _ in range(n):
             start = time.perf_counter()
-            status, _, _ = client.request("GET", "/page")
+            status, _, _ = client.request("GET", path)
             out.append(time.perf_counter() - start)
             assert status == 200
+        return out
+
+    def deal_form(self, client: Client, i: int, n: int) -> list[float]:
+        """n timed GETs of the form for the next deal."""
+        out = []
+        for _ in range(n):
+            start = time.perf_counter()
+            status, _, _ = client.request("GET", f"/g/{self.tokens[i]}/deal")
+            out.append(time.perf_counter() - start)
+            assert status == 200, status
         return out
 
     def post(self, client: Client, i: int, n: int, follow: bool = True) -> list[float]:
@@ -329,6 +351,8 @@ def measure(log: dict, args) -> dict[str, tuple]:
              rounds, per),
             ("page cold", lambda c, i, n: table.page(c, i, n, True), table.floor_page,
              max(1, rounds // 3), 2),
+            ("deal form", table.deal_form,
+             lambda c, i, n: table.floor_page(c, i, n, "/deal-form"), rounds, per),
             ("POST", lambda c, i, n: table.post(c, i, n, False),
              lambda c, i, n: table.floor_post(c, i, n, False), rounds, per),
             ("POST + GET", table.post, table.floor_post, rounds, per),
@@ -339,6 +363,7 @@ def measure(log: dict, args) -> dict[str, tuple]:
             out[name] = (percentile(got, 50), percentile(got, 99),
                          percentile(base, 50), percentile(base, 99), len(got))
         out["bytes"] = table.page_size
+        out["form bytes"] = table.form_size
     finally:
         table.close()
     return out
@@ -378,7 +403,8 @@ def main(argv: list[str] | None = None) -> int:
         results[size] = found = measure(log, args)
         for name in NAMES:
             p50, p99, f50, f99, n = found[name]
-            print(f"{size:>6} {name:12} {found['bytes'] / 1024:>6.1f} {p50:>8.2f} {p99:>8.2f} "
+            size_kb = found["form bytes" if name == "deal form" else "bytes"] / 1024
+            print(f"{size:>6} {name:12} {size_kb:>6.1f} {p50:>8.2f} {p99:>8.2f} "
                   f"{f50:>9.2f} {f99:>9.2f} {p50 / f50:>6.1f} {p99 / f99:>6.1f} {n:>5}",
                   flush=True)
     if len(args.sizes) > 1:

@@ -106,9 +106,9 @@ def deleted_lookup(loaded: Loaded):
 
 class ShellCache(Lru):
     """The game page around its live part (head, header, links), by all it depends on:
-    the language, the link and its token, the game's title and names, the URL (the
-    language switch comes back to it) and the poll interval. A new version of the game
-    renders only its live part (game/_live_part.html) into it."""
+    the language, the link and its token, the game's title and names, and the URL (the
+    language switch comes back to it). A new version of the game renders only its live
+    part (game/_live_part.html) into it."""
 
 
 # Where the live part goes in a kept shell: a comment no page text can contain (every
@@ -121,7 +121,7 @@ def shell(row: GameRow, editable: bool) -> tuple[str, str]:
     head = row.head
     key = (lang(), editable, row.id, row.edit_token if editable else row.view_token,
            head.get("title"), tuple(head.get("players", [])), request.full_path,
-           request.script_root, current_app.config["POLL_SECONDS"])
+           request.script_root)
     shells = current_app.extensions.setdefault("scorer_shells", ShellCache())
     found = shells.get(key)
     if found is None:

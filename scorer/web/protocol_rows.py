@@ -179,8 +179,8 @@ def table_rows(row_macro: Callable[..., Markup], deleted_macro: Callable[[Any], 
     """The protocol table's rows: live ones from the row cache, deleted ones (with their
     restore forms) from their macro; "changed" marks the rows an edit moved."""
     # One call for the whole table: a Jinja loop spent more per row than the cache does.
-    ids = set(changed["ids"]) if changed else set()
-    edited = changed["slot"] if changed else None
+    ids = set(changed.get("ids", ())) if changed else set()
+    edited = changed.get("slot") if changed else None
     return Markup("\n".join([
         deleted_macro(r) if r.kind == "deleted" else
         cached_row(row_macro, r, players, editable, edit_base, why_base, t_dealer,
