@@ -1,19 +1,21 @@
 """Time the PDF sheet against a WeasyPrint table of the same size (the floor).
 
-    python benchmarks/pdf.py [--sizes 30 100 300 1000] [--repeat 3]
+    python benchmarks/pdf.py [--sizes 30 100 300 1000] [--repeat 5]
 
 For each size of a card-dealt game (benchmarks/games.py: marriages, bolts, the barrel)
 it renders the real sheet (replay, template, chart, WeasyPrint) and the floor: one
 table with the same rows and columns and the same cell text, in the sheet's font and
 size, with its fixed table layout, cell borders and padding, page margins and a header
 repeated on every page. The two alternate ``--repeat`` times; it prints the best wall
-and CPU times and their ratios. The goal is a sheet within 1.3x of the floor.
+and CPU times, and the median over the pairs of runs of the sheet's time over the
+floor's (see race). The goal is a sheet within 1.3x of the floor.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import statistics
 import sys
 import time
 from html import escape
@@ -56,8 +58,14 @@ def bare_table(game) -> str:
     return "".join(out)
 
 
-def race(repeat: int, sheet, floor) -> tuple[float, float, float, float]:
-    """Best wall and CPU seconds of each task, run alternately so both see the same load."""
+def race(repeat: int, sheet, floor) -> dict[str, float]:
+    """Run the two tasks alternately; their best wall and CPU seconds, and the median over
+    the pairs (sheet, then floor right after it) of the sheet's time over the floor's.
+
+    The machine's speed drifts by a third over seconds, so the best times of the two can
+    come from different moments; a pair's two runs are seconds apart, so its ratio
+    cancels most of the drift, and the median of those ratios is the figure to read.
+    """
     wall = {"sheet": [], "floor": []}
     cpu = {"sheet": [], "floor": []}
     for _ in range(repeat):
@@ -66,27 +74,33 @@ def race(repeat: int, sheet, floor) -> tuple[float, float, float, float]:
             work()
             wall[name].append(time.perf_counter() - start_wall)
             cpu[name].append(time.process_time() - start_cpu)
-    return min(wall["sheet"]), min(wall["floor"]), min(cpu["sheet"]), min(cpu["floor"])
+    pair = {kind: statistics.median(s / f for s, f in zip(t["sheet"], t["floor"], strict=True))
+            for kind, t in (("wall", wall), ("cpu", cpu))}
+    return {"wall sheet": min(wall["sheet"]), "wall floor": min(wall["floor"]),
+            "cpu sheet": min(cpu["sheet"]), "cpu floor": min(cpu["floor"]),
+            "wall ratio": pair["wall"], "cpu ratio": pair["cpu"]}
 
 
 def main() -> None:
     """Measure each size and print a small table of times and ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[30, 100, 300, 1000])
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    print("best of", args.repeat, "alternating runs; CPU time is less disturbed by other load")
+    print(f"{args.repeat} alternating runs of each: best seconds, and the median over the "
+          "pairs of sheet / floor (each pair runs seconds apart, so the drift of the "
+          "machine's speed cancels)")
     print(f"{'deals':>6} {'pages':>6} {'sheet s':>8} {'floor s':>8} {'ratio':>6}"
           f" {'sheet cpu':>10} {'floor cpu':>10} {'ratio':>6}")
     for size in args.sizes:
         game = parse_game(card_dealt(size))
         html = bare_table(game)
         pages = len(pypdf.PdfReader(io.BytesIO(render_sheet(game))).pages)  # also warms up
-        wall_s, wall_f, cpu_s, cpu_f = race(
-            args.repeat, lambda g=game: render_sheet(g),
-            lambda h=html: HTML(string=h, url_fetcher=OfflineFetcher()).write_pdf())
-        print(f"{size:>6} {pages:>6} {wall_s:>8.2f} {wall_f:>8.2f} {wall_s / wall_f:>5.2f}x"
-              f" {cpu_s:>10.2f} {cpu_f:>10.2f} {cpu_s / cpu_f:>5.2f}x", flush=True)
+        got = race(args.repeat, lambda g=game: render_sheet(g),
+                   lambda h=html: HTML(string=h, url_fetcher=OfflineFetcher()).write_pdf())
+        print(f"{size:>6} {pages:>6} {got['wall sheet']:>8.2f} {got['wall floor']:>8.2f}"
+              f" {got['wall ratio']:>5.2f}x {got['cpu sheet']:>10.2f} {got['cpu floor']:>10.2f}"
+              f" {got['cpu ratio']:>5.2f}x", flush=True)
 
 
 if __name__ == "__main__":

@@ -77,8 +77,10 @@ def test_long_game_repeats_header_on_every_page(make_long):
     assert "золотой" not in legend  # golden is off in this game
     for n, text in enumerate(texts, start=1):
         assert f"стр.{n}/{len(texts)}" in compact(text)
-    # Every row is printed once, in order: each row's line starts with its deal number.
-    rows = re.compile(r"^(\d+) (?:\d+ |пересдача)", re.M)  # "n contract ..." or a redeal
+    # Every row is printed once, in order: each row's line starts with its deal number and
+    # the dealer, then the declarer and the contract, or the redeal.
+    name = "(?:Аня|Борис|Вика)"
+    rows = re.compile(rf"^(\d+) {name} (?:{name} \d+ |пересдача)", re.M)
     numbers = [int(m) for t in texts for m in rows.findall(t)]
     assert numbers == list(range(1, 121))
 
