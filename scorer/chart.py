@@ -91,6 +91,8 @@ def _series(game, protocol) -> tuple[list[list[int]], int, int]:
 def _totals(rows: Sequence, seats: int) -> tuple[list[list[int]], int, int]:
     """Each seat's totals over some rows, with their lowest and highest (0 if none)."""
     flat = list(chain.from_iterable(map(_score, rows)))  # every total, row by row, in C
+    if len(flat) != seats * len(rows):  # a row without a total per seat would shift them
+        raise ValueError("every protocol row has one total per seat")
     return [flat[s::seats] for s in range(seats)], min(flat, default=0), max(flat, default=0)
 
 
@@ -98,8 +100,8 @@ def _totals(rows: Sequence, seats: int) -> tuple[list[list[int]], int, int]:
 # next version shares its earlier Row objects (the engine scores on from a kept state),
 # so it finds its past here and reads only its last rows: the chart's cost stays flat
 # over an evening. An entry holds its rows, so no id is reused while it lives, and a hit
-# is checked row by row. Bounded to the rows of a few long games (their rows are alive
-# anyway while the replay cache holds them); when full it starts again.
+# is checked row by row. Bounded (MAX_BLOCKS): it may keep the rows of a game the replay
+# cache has dropped until it fills up, and then it starts again.
 _BLOCKS: dict[int, tuple[Sequence, tuple[list[list[int]], int, int]]] = {}
 
 
@@ -323,7 +325,7 @@ def _legend_line(lay: Layout) -> float:
 
 def _grid(low, high, ystep, span, x, y, text, lay: Layout) -> list[str]:
     """Horizontal grid lines with score labels and deal-number ticks along the bottom
-    (span: the deals played and the deals the width stands for)."""
+    (span: the deals played and the deals the width stands for, at least 1)."""
     deals, xspan = span
     out = []
     for value in range(int(low), int(high) + 1, int(ystep)):

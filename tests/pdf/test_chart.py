@@ -166,6 +166,7 @@ def test_a_new_deal_writes_only_the_end_of_a_line(make_long):
 
     from scorer import chart
 
+    chart.forget()
     game = make_long(1000)
     rows = replay(game).rows
     plot_w = PHONE.width - PHONE.left - PHONE.right
@@ -203,6 +204,7 @@ def test_the_totals_of_kept_blocks_are_read_again_only_when_a_row_changed(make_l
 
     from scorer import chart
 
+    chart.forget()  # the kept blocks are process-wide: start from none, as after a restart
     game = make_long(300)
     rows = replay(game).rows
     totals_svg(game, SimpleNamespace(rows=rows[:299]), layout=PHONE)
