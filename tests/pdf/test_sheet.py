@@ -214,3 +214,23 @@ def test_the_sheet_counts_every_row_as_a_deal_like_the_protocol():
                                   "points": [100, 10, 10]}]})
     flat = compact("\n".join(pages_text(render_sheet(game, lang="ru"))))
     assert "Впротоколе:2кона" in flat, flat[-300:]
+
+
+def test_only_a_name_that_may_not_fit_is_clipped_and_marks_stay_together(make_long):
+    """A clip per cell is costly, so only a name of more than 4 letters (Щ, the widest,
+    is 4 mm of an 18 mm cell) is clipped; a cell's marks sit at its left edge by
+    justifying its one line, kept apart by spaces justification does not stretch."""
+    from scorer.engine import parse_game
+    from scorer.pdf import sheet_html
+
+    log = {"format": "thousand-game/1", "players": ["Щука", "Александра", "Борис"],
+           "deals": [{"type": "play", "declarer": seat, "contract": 100,
+                      "points": [40, 40, 40]} for seat in range(3)]}
+    html = sheet_html(parse_game(log))
+    assert '<td class="n s1 c">Александра</td>' in html
+    assert '<td class="n s0">Щука</td>' in html and 's2 c">Борис' in html
+    long = sheet_html(make_long(120))
+    cells = re.findall(r'<td class="t j"><span class="m">([^<]*)</span> ', long)
+    assert cells and any("\u2004" in marks for marks in cells)
+    assert all(" " not in marks for marks in cells)
+    assert ".m { float" not in long and "td.j { text-align: justify" in long
