@@ -16,7 +16,8 @@ session); clients send ``Accept-Encoding: gzip`` like a browser. The app and the
 are served from a second process, so the clients (the phones) never compete with the
 server for its interpreter lock. It prints p50 and p99, their ratios to the floor, and
 the log-log slope of the p50 from the smallest to the largest size (flat cost per deal:
-slope near 0).
+slope near 0), with the floor's slope (the machine's drift during the run) and that of
+the ratio (the app's own, drift taken out).
 
     python benchmarks/web.py [--clients 2] [--requests 60] [--sizes 50 200 1000]
 """
@@ -408,10 +409,15 @@ def main(argv: list[str] | None = None) -> int:
                   f"{f50:>9.2f} {f99:>9.2f} {p50 / f50:>6.1f} {p99 / f99:>6.1f} {n:>5}",
                   flush=True)
     if len(args.sizes) > 1:
+        # The floor costs the same at every size, so its slope is the machine's drift
+        # during the run; the slope of app / floor is the app's own, drift taken out.
         for name in NAMES:
             costs = [results[s][name][0] for s in args.sizes]
+            floors = [results[s][name][2] for s in args.sizes]
+            ratios = [c / f for c, f in zip(costs, floors, strict=True)]
             print(f"log-log slope of p50 {name}, {args.sizes[0]}..{args.sizes[-1]} deals: "
-                  f"{slope(args.sizes, costs):.2f}")
+                  f"{slope(args.sizes, costs):.2f} (floor {slope(args.sizes, floors):.2f}, "
+                  f"app / floor {slope(args.sizes, ratios):.2f})")
     return 0
 
 
