@@ -260,34 +260,14 @@ class Table:
             status, _, _ = client.request("GET", f"/g/{token}")
             assert status == 200, status
 
-    def page(self, client: Client, i: int, n: int, cold: bool) -> list[float]:
-        """n timed GETs of the game page."""
+    def gets(self, client: Client, path: str, n: int, cold: bool = False) -> list[float]:
+        """n timed GETs of a path (cold: every cache emptied, untimed, before each)."""
         out = []
         for _ in range(n):
             if cold:
                 self.empty_caches(client)
             start = time.perf_counter()
-            status, _, _ = client.request("GET", f"/g/{self.tokens[i]}")
-            out.append(time.perf_counter() - start)
-            assert status == 200, status
-        return out
-
-    def floor_page(self, client: Client, _i: int, n: int, path: str = "/page") -> list[float]:
-        """n timed GETs of a floor page."""
-        out = []
-        for _ in range(n):
-            start = time.perf_counter()
             status, _, _ = client.request("GET", path)
-            out.append(time.perf_counter() - start)
-            assert status == 200
-        return out
-
-    def deal_form(self, client: Client, i: int, n: int) -> list[float]:
-        """n timed GETs of the form for the next deal."""
-        out = []
-        for _ in range(n):
-            start = time.perf_counter()
-            status, _, _ = client.request("GET", f"/g/{self.tokens[i]}/deal")
             out.append(time.perf_counter() - start)
             assert status == 200, status
         return out
@@ -347,13 +327,14 @@ def measure(log: dict, args) -> dict[str, tuple]:
     out = {}
     try:
         rounds, per = max(1, args.requests // 5), 5
+        floor_page = lambda c, _i, n: table.gets(c, "/page", n)  # noqa: E731
         plans = (
-            ("page warm", lambda c, i, n: table.page(c, i, n, False), table.floor_page,
-             rounds, per),
-            ("page cold", lambda c, i, n: table.page(c, i, n, True), table.floor_page,
-             max(1, rounds // 3), 2),
-            ("deal form", table.deal_form,
-             lambda c, i, n: table.floor_page(c, i, n, "/deal-form"), rounds, per),
+            ("page warm", lambda c, i, n: table.gets(c, f"/g/{table.tokens[i]}", n),
+             floor_page, rounds, per),
+            ("page cold", lambda c, i, n: table.gets(c, f"/g/{table.tokens[i]}", n, cold=True),
+             floor_page, max(1, rounds // 3), 2),
+            ("deal form", lambda c, i, n: table.gets(c, f"/g/{table.tokens[i]}/deal", n),
+             lambda c, _i, n: table.gets(c, "/deal-form", n), rounds, per),
             ("POST", lambda c, i, n: table.post(c, i, n, False),
              lambda c, i, n: table.floor_post(c, i, n, False), rounds, per),
             ("POST + GET", table.post, table.floor_post, rounds, per),

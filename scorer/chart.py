@@ -162,9 +162,7 @@ def _thinned(points: list[int], width: int) -> list[tuple[int, int]]:
     [(0, 0), (1, 9), (5, 3), (6, 7), (8, 6)]
     """
     count = len(points)
-    if count <= max(width, 1):
-        return list(enumerate(points))
-    keep = sorted({0, count - 1, *_kept(points, 0, count, _block(count, width))})
+    keep = sorted({0, count - 1, *_kept(points, 0, count, _step(count, width))})
     return [(i, points[i]) for i in keep]
 
 
@@ -270,7 +268,7 @@ def totals_svg(game, protocol, lang: str = "ru", layout: Layout = PAPER) -> str:
         f'<rect x="{lay.left}" y="{lay.top}" width="{plot_w}" height="{plot_h}" '
         f'fill="#fff" stroke="#444" stroke-width="1"/>',
     ]
-    out += _grid(low, high, ystep, (deals, xspan), x, y, text, lay)
+    out += _grid(low, high, ystep, deals, x, y, text, lay)
     for _name, value in lines:
         # Dashed so the reference lines never read as a player's line.
         out.append(
@@ -323,10 +321,9 @@ def _legend_line(lay: Layout) -> float:
     return round(lay.font * 1.6, 1)
 
 
-def _grid(low, high, ystep, span, x, y, text, lay: Layout) -> list[str]:
-    """Horizontal grid lines with score labels and deal-number ticks along the bottom
-    (span: the deals played and the deals the width stands for, at least 1)."""
-    deals, xspan = span
+def _grid(low, high, ystep, deals, x, y, text, lay: Layout) -> list[str]:
+    """Horizontal grid lines with score labels and deal-number ticks along the bottom."""
+    xspan = max(deals, 1)
     out = []
     for value in range(int(low), int(high) + 1, int(ystep)):
         out.append(

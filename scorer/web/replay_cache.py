@@ -34,7 +34,7 @@ SNAPSHOT = 64  # deals between kept engine states: an edit replays at most this 
 
 
 class Slots(tuple):
-    """A version's deal slots in order, with the lists drawn from them.
+    """A version's deal slots in order, with the live ones and their records.
 
     A version names one exact list of slots, so it is kept with the version's replay and
     the lists are worked out once per version, not on every request (a 1000-deal game's
@@ -45,11 +45,6 @@ class Slots(tuple):
     def live(self) -> list[DealSlot]:
         """Slots that are not deleted, in protocol order."""
         return [s for s in self if s.record is not None]
-
-    @cached_property
-    def deleted(self) -> list[DealSlot]:
-        """Deleted slots, restorable."""
-        return [s for s in self if s.record is None]
 
     @cached_property
     def records(self) -> list[dict]:
@@ -75,11 +70,6 @@ class Loaded:
     def live(self) -> list[DealSlot]:
         """Slots that are not deleted, in protocol order."""
         return self.slots.live
-
-    @property
-    def deleted(self) -> list[DealSlot]:
-        """Deleted slots, restorable."""
-        return self.slots.deleted
 
     @property
     def records(self) -> list[dict]:
