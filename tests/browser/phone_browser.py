@@ -1,5 +1,6 @@
 """How the browser tests run Chromium (Debian's binary, phone-sized, offline) and the app."""
 
+import re
 import threading
 from contextlib import contextmanager
 
@@ -10,11 +11,20 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 PHONE = {"width": 390, "height": 844}
 HOST_KEY = "browser-host-key-abcdefghijklmnop"
+FORM = re.compile(r"/g/[^/?#]+/deal(/\d+)?(\?[^#]*)?$")
 
 
 def score(text: str) -> int:
     """A total as the page writes it (a real minus sign, U+2212) as an int."""
     return int(text.strip().replace("\u2212", "-"))
+
+
+def open_form(page, link="#record-deal"):
+    """Follow a link to a deal form and wait until it has loaded, stylesheet and all."""
+    page.click(link)
+    # A click returns once the navigation starts; what is read before the load may be the
+    # old page, or the new one unstyled.
+    page.wait_for_url(FORM)
 
 
 @contextmanager

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from phone_browser import PHONE, score
+from phone_browser import PHONE, open_form, score
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +27,7 @@ def test_a_deal_without_javascript(live_server, browser):
         page.wait_for_url(re.compile(r"/g/[^/]+$"))
         game = page.url
 
-        page.click("#record-deal")
+        open_form(page)
         assert page.locator("button.chip").first.is_hidden()  # quick values need script
         page.click("label.pick.p1")
         page.fill("#contract", "100")

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from phone_browser import HOST_KEY, score
+from phone_browser import HOST_KEY, open_form, score
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +33,7 @@ def new_game(page, base, names=("Аня", "Борис", "Вика"), golden=Fals
 
 def fill_deal(page, declarer, contract, points):
     """Open the deal form from the game page and fill a played deal (not saved yet)."""
-    page.click("#record-deal")
+    open_form(page)
     page.click(f"label.pick.p{declarer}")
     page.fill("#contract", str(contract))
     for seat, value in points.items():
@@ -171,13 +171,13 @@ def test_raspis_and_delete_ask_a_second_tap_and_restore_is_in_place(live_server,
     new_game(page, live_server)
     deal(page, 0, 100, {1: 10, 2: 10})
     deal(page, 1, 100, {0: 10, 2: 10})
-    page.click("#record-deal")
+    open_form(page)
     assert page.locator("#raspis").is_hidden()  # behind a first tap
     save = page.locator("#save").bounding_box()
     ask = page.locator("#raspis-ask").bounding_box()
     assert ask["y"] - (save["y"] + save["height"]) >= 44
     page.goto(page.url.rsplit("/deal", 1)[0])
-    page.click("#row-1 td.n a")
+    open_form(page, "#row-1 td.n a")
     assert page.locator("#delete-deal").is_hidden()
     page.click("#delete-ask")
     page.click("#delete-deal")
@@ -209,10 +209,11 @@ def test_every_link_and_button_is_at_least_44_px(live_server, phone):
     new_game(page, live_server)
     deal(page, 0, 100, {1: 10, 2: 10})
     assert page.evaluate(TARGETS) == []
-    page.click("#record-deal")
+    open_form(page)
     assert page.evaluate(TARGETS) == []
     page.go_back()
-    page.click("#row-1 td.n a")
+    page.wait_for_url(GAME)
+    open_form(page, "#row-1 td.n a")
     page.click("#delete-ask")
     page.click("#adjustment summary")
     assert page.evaluate(TARGETS) == []
@@ -257,7 +258,7 @@ def test_wording_fixes(live_server, phone, tmp_path):
     no barrel after the game ended."""
     page = phone()
     new_game(page, live_server, golden=True)
-    page.click("#record-deal")
+    open_form(page)
     assert page.locator("input[name=dark]").count() == 0  # golden deal: dark is refused
     page.fill("#points_0", "20")  # declarer and 120 are preselected; one field typed
     page.wait_for_timeout(600)  # the live preview has answered
@@ -268,7 +269,7 @@ def test_wording_fixes(live_server, phone, tmp_path):
     deal(page, 2, 120, {0: 20, 1: 20})
     deal(page, 0, 120, {1: 20, 2: 20})
     # an edit that changes no later total says so in words, not «в 0 конах»
-    page.click("#row-3 td.n a")
+    open_form(page, "#row-3 td.n a")
     history = page.locator("#history time").first
     assert "UTC" not in history.inner_text()  # the phone's own time
     page.click("#save")

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from phone_browser import HOST_KEY, score
+from phone_browser import HOST_KEY, open_form, score
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -32,6 +32,11 @@ class Scorekeeper:
         self.actions += 1
         self.page.locator(selector).first.click()
 
+    def open_form(self, link="#record-deal"):
+        """One tap that opens a deal form, then the wait until its script has run."""
+        self.actions += 1
+        open_form(self.page, link)  # a chip tapped before that would do nothing
+
     def type(self, selector, text):
         """One key group on the numeric keypad."""
         self.actions += 1
@@ -44,7 +49,7 @@ class Scorekeeper:
     def record(self, declarer=None, contract=None, points=None, marriages=(), button="#save"):
         """Record one deal from the game page; return how many actions it took."""
         start = self.actions
-        self.tap("#record-deal")
+        self.open_form()
         if declarer is not None:
             self.tap(f"label.pick.p{declarer}")
         if contract is not None:
@@ -80,7 +85,7 @@ def test_whole_game_on_a_phone(live_server, phone):
     assert "Золотой кон" in page.locator("#state").inner_text()
 
     # --- golden round: the seat on 100 is pre-selected and the contract is 120
-    page.click("#record-deal")
+    open_form(page)
     assert page.locator("input[name=declarer][value='1']").is_checked()
     assert page.input_value("#contract") == "120"
     me.shot("03-deal-form-golden")
@@ -106,7 +111,7 @@ def test_whole_game_on_a_phone(live_server, phone):
 
     # --- the typical deal, counted, with a live preview before saving: Аня sits on the barrel
     start = me.actions
-    me.tap("#record-deal")
+    me.open_form()
     me.tap("label.pick.p0")
     me.tap("button.chip[data-contract='140']")
     me.type("#points_1", "10")
@@ -126,7 +131,7 @@ def test_whole_game_on_a_phone(live_server, phone):
     me.shot("05-game-barrel")
 
     # --- edit deal 2 and see the totals change
-    page.click("#row-2 td.n a")
+    open_form(page, "#row-2 td.n a")
     page.fill("#points_1", "20")
     page.fill("#points_2", "50")
     page.click("#save")
@@ -143,6 +148,7 @@ def test_whole_game_on_a_phone(live_server, phone):
 
     # --- share: a read-only link in a second browser context
     page.click("text=Поделиться")
+    page.wait_for_url(re.compile(r"/share$"))  # count() would not wait for the new page
     assert page.locator("#view-qr svg").count() == 1
     view_url = page.input_value("#view-url")
     me.shot("07-share")
