@@ -327,7 +327,11 @@ def measure(log: dict, args) -> dict[str, tuple]:
     out = {}
     try:
         rounds, per = max(1, args.requests // 5), 5
-        floor_page = lambda c, _i, n: table.gets(c, "/page", n)  # noqa: E731
+
+        def floor_page(client: Client, _i: int, n: int) -> list[float]:
+            """n timed GETs of the floor's page."""
+            return table.gets(client, "/page", n)
+
         plans = (
             ("page warm", lambda c, i, n: table.gets(c, f"/g/{table.tokens[i]}", n),
              floor_page, rounds, per),

@@ -333,7 +333,7 @@ def _grid(low, high, ystep, deals, x, y, text, lay: Layout) -> list[str]:
             f'fill="#222">'
             f"{number(value)}</text>"
         )
-    xstep = _nice_step(max(deals, 1), 10)
+    xstep = _nice_step(xspan, 10)
     for i in range(0, deals + 1, xstep):
         out.append(
             f'<text x="{x(i)}" y="{lay.height - lay.bottom + lay.font + 3}" text-anchor="middle" '
