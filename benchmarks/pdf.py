@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from games import card_dealt  # noqa: E402
 
 from scorer.engine import parse_game, replay  # noqa: E402
-from scorer.pdf import OfflineFetcher, protocol_rows, render_sheet, words  # noqa: E402
+from scorer.sheet import OfflineFetcher, protocol_rows, render_sheet, words  # noqa: E402
 
 FLOOR_CSS = """
 @page { margin: 12mm 11mm 14mm 11mm; }

@@ -23,7 +23,7 @@ from scorer import store
 from scorer.cli.replay import InputError
 from scorer.engine import RuleError, checked_parts, game_to_json, load_game, parse_game
 from scorer.engine.texts import N_
-from scorer.paths import database
+from scorer.instance import database
 
 # A zip member larger than this is no game log (2000 deals are well under 1 MB).
 MAX_MEMBER_BYTES = 16 * 1024 * 1024

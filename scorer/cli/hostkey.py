@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from scorer import store
-from scorer.paths import database, instance_folder
+from scorer.instance import database, instance_folder
 
 _LINE = re.compile(r"^HOST_KEY\s*=.*$", re.MULTILINE)
 

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     """Load the game, render the sheet and write it; bad input is one line and status 2."""
     # Imported here, not at the top: WeasyPrint takes a second to import, and every other
     # command (replay, backup...) loads this module too when the parser is built.
-    from scorer.pdf import render_sheet
+    from scorer.sheet import render_sheet
 
     try:
         if args.game is not None:

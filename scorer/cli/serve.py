@@ -8,7 +8,7 @@ import os
 import socket
 import sys
 
-from scorer.paths import database, instance_folder
+from scorer.instance import database, instance_folder
 
 THREADS = 8
 

@@ -12,8 +12,9 @@ from pathlib import Path
 from flask import Flask, abort, request
 from flask_wtf.csrf import CSRFProtect
 
+from scorer.instance import instance_folder
 from scorer.marks import number, signed
-from scorer.paths import DATABASE_NAME, data_dir, instance_folder
+from scorer.paths import DATABASE_NAME, data_dir
 from scorer.web import db, i18n, protocol_rows
 from scorer.web.page_cache import GZIP_LEVEL
 
@@ -175,11 +176,11 @@ def guard_writes() -> None:
 
 def register_blueprints(app: Flask) -> None:
     """Attach one blueprint per feature."""
-    from scorer.web import errors, games, play, read_only, rules_sheet, site
+    from scorer.web import errors, game, games, rules, site, view
 
     app.register_blueprint(site.bp)
     app.register_blueprint(games.bp)
-    app.register_blueprint(play.bp)
-    app.register_blueprint(read_only.bp)
-    app.register_blueprint(rules_sheet.bp)
+    app.register_blueprint(game.bp)
+    app.register_blueprint(view.bp)
+    app.register_blueprint(rules.bp)
     errors.init_app(app)

@@ -12,7 +12,7 @@ from urllib.parse import quote
 from flask import Response, abort, request
 from flask_babel import gettext as _
 
-from scorer import pdf as sheet
+from scorer import sheet
 from scorer.engine import game_to_json
 from scorer.store import GameRow
 from scorer.web.i18n import lang

@@ -155,7 +155,7 @@ def create_from_form(form: NewGameForm, agreements, errors: dict[str, str]):
     row = get_store().create_game(head)
     access.count_creation()
     access.remember(row.edit_token)
-    return redirect(url_for("play.game", token=row.edit_token))
+    return redirect(url_for("game.page", token=row.edit_token))
 
 
 @bp.post("/import")
@@ -174,7 +174,7 @@ def import_game():
             access.count_creation()
             access.remember(row.edit_token)
             flash(_("Game imported."))
-            return redirect(url_for("play.game", token=row.edit_token))
+            return redirect(url_for("game.page", token=row.edit_token))
     return render_template("games/import.html", import_form=form, error=error), 422
 
 

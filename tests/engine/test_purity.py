@@ -9,7 +9,7 @@ import scorer.engine
 
 ENGINE = Path(scorer.engine.__file__).parent
 FORBIDDEN = ("flask", "flask_wtf", "flask_babel", "sqlite_utils", "weasyprint", "waitress",
-             "scorer.store", "scorer.web", "scorer.pdf", "scorer.chart", "scorer.cli")
+             "scorer.store", "scorer.web", "scorer.sheet", "scorer.chart", "scorer.cli")
 
 
 def test_import_leaves_flask_out():

@@ -3,8 +3,8 @@
 import pytest
 from weasyprint.urls import URLFetcher
 
-import scorer.pdf
-from scorer.pdf import NetworkRefused, OfflineFetcher, html_to_pdf, render_sheet
+import scorer.sheet
+from scorer.sheet import NetworkRefused, OfflineFetcher, html_to_pdf, render_sheet
 
 
 class SpyFetcher(OfflineFetcher):
@@ -21,7 +21,7 @@ class SpyFetcher(OfflineFetcher):
 def test_sheet_asks_for_no_http_url(make_won, monkeypatch):
     """A full sheet (chart and appendix included) asks the fetcher for no http(s) URL."""
     SpyFetcher.asked = []
-    monkeypatch.setattr(scorer.pdf, "OfflineFetcher", SpyFetcher)
+    monkeypatch.setattr(scorer.sheet, "OfflineFetcher", SpyFetcher)
     # A name that looks like a URL stays text: it must never be fetched either.
     game = make_won(["Аня", "http://127.0.0.1:9/x.png", "Вика"])
     assert render_sheet(game, appendix=True).startswith(b"%PDF")

@@ -9,7 +9,7 @@ import pytest
 
 from scorer.engine import replay
 from scorer.marks import number
-from scorer.pdf import render_sheet
+from scorer.sheet import render_sheet
 
 A4 = (595.28, 841.89)
 
@@ -221,7 +221,7 @@ def test_only_a_name_that_may_not_fit_is_clipped_and_marks_stay_together(make_lo
     is 4 mm of an 18 mm cell) is clipped; a cell's marks sit at its left edge by
     justifying its one line, kept apart by spaces justification does not stretch."""
     from scorer.engine import parse_game
-    from scorer.pdf import sheet_html
+    from scorer.sheet import sheet_html
 
     log = {"format": "thousand-game/1", "players": ["Щука", "Александра", "Борис"],
            "deals": [{"type": "play", "declarer": seat, "contract": 100,

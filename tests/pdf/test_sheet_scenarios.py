@@ -6,7 +6,7 @@ from html import escape
 from pathlib import Path
 
 from scorer.engine import RuleError, parse_game, replay
-from scorer.pdf import sheet_html
+from scorer.sheet import sheet_html
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 

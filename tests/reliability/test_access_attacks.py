@@ -205,8 +205,8 @@ def test_every_post_route_needs_the_csrf_token(app):
     form = phone.form(game + "/deal")
     routes = post_routes(app)
     assert {r.endpoint for r in routes} >= {"games.new_game", "games.import_game",
-                                            "play.new_deal", "play.edit_deal",
-                                            "play.delete_deal", "play.restore_deal"}
+                                            "game.new_deal", "game.edit_deal",
+                                            "game.delete_deal", "game.restore_deal"}
     st = db_store(app)
     try:
         before = (st.slots(1), st.version(1), len(st.games(None)))
@@ -308,7 +308,7 @@ def test_the_pdf_sheet_shows_the_names_as_text(app):
     from pypdf import PdfReader
 
     from scorer.engine import parse_game
-    from scorer.pdf import sheet_html
+    from scorer.sheet import sheet_html
 
     phone, game = hostile_game(app)
     log = phone.client.get(game + "/export.json").get_json()

@@ -236,7 +236,7 @@ def test_refusals_are_russian_by_default(tmp_path, argv, words):
 def test_server_pdf_and_backup_find_the_same_database(tmp_path, monkeypatch):
     """$SCORER_INSTANCE, --instance and the app all resolve through scorer.paths."""
     from scorer import create_app
-    from scorer.paths import database, instance_folder
+    from scorer.instance import database, instance_folder
 
     monkeypatch.setenv("SCORER_INSTANCE", str(tmp_path / "env"))
     assert database() == tmp_path / "env" / "scorer.sqlite"

@@ -7,7 +7,7 @@ import threading
 
 from reliability_rig import HEAD, Phone, pattern
 
-from scorer import pdf as sheet
+from scorer import sheet
 from scorer.engine import parse_game, replay
 from scorer.web import downloads
 

@@ -247,14 +247,14 @@ def test_a_write_that_passed_the_early_check_is_refused_inside_the_write_lock(
     """Phone A's post is held after its replay (the early version check passed) until phone B
     has saved: the check inside the write transaction must refuse A (409), store B once.
     (The 200-deal race rarely hits this window; this interleaving is forced.)"""
-    from scorer.web import play
+    from scorer.web import game as game_pages
 
     game = Phone(app).new_game()
     a, b = Phone(app), Phone(app)
     form_a, form_b = a.form(game + "/deal"), b.form(game + "/deal")
     assert form_a["version"] == form_b["version"]
     reached, go = threading.Event(), threading.Event()
-    original = play.checked_replay
+    original = game_pages.checked_replay
 
     def held(*args, **kwargs):
         """Replay as usual; in phone A's thread, wait for B to save before writing."""
@@ -264,7 +264,7 @@ def test_a_write_that_passed_the_early_check_is_refused_inside_the_write_lock(
             assert go.wait(60)
         return result
 
-    monkeypatch.setattr(play, "checked_replay", held)
+    monkeypatch.setattr(game_pages, "checked_replay", held)
     answers = {}
 
     def post_a() -> None:

@@ -10,7 +10,7 @@ import re
 import pytest
 from scenario_logs import SCENARIOS, replayable_logs
 
-from scorer import marks, pdf
+from scorer import marks, sheet
 from scorer.engine import parse_game, replay
 
 
@@ -50,15 +50,15 @@ def test_every_scenario_shows_the_pdf_marks_and_legend(table, lang):
     seen = set()
     for log in games:
         game = parse_game(log)
-        sheet = pdf.sheet_context(game, replay(game), lang=lang)
+        printed = sheet.sheet_context(game, replay(game), lang=lang)
         page = table.client.get(imported(table, log) + "?rows=all").get_data(as_text=True)
         shown = page_marks(page)
-        for row in sheet["rows"]:
+        for row in printed["rows"]:
             if row["type"] == "redeal":  # the sheet spans a redeal row with one word
                 continue
             assert shown[row["n"]] == [c["marks"] for c in row["cells"]], (log, row["n"])
             seen.update(m for c in row["cells"] for m in c["marks"].split())
-        assert page_legend(page) == sheet["legend"], log
+        assert page_legend(page) == printed["legend"], log
     # The scenarios really exercise the marks (three falls, sitting out, penalties...).
     letters = marks.letters(lang)
     assert {letters[k] for k in ("bolt", "penalty", "barrel", "fall", "sitting_out",

@@ -129,11 +129,11 @@ def test_no_russian_text_outside_the_catalog():
 
 def _table_msgids() -> list[str]:
     """The msgids kept in tables by the engine, the sheet, the marks and the chart."""
-    from scorer import chart, marks, pdf
+    from scorer import chart, marks, sheet
     from scorer.engine import errors, protocol
 
     ids = [t.msgid for t in (*errors.RULE_TEXTS.values(), *protocol.REASON_TEXTS.values())]
-    ids += [*protocol.WORDS.values(), *errors.EXPECTED, *pdf.WORDS.values(),
+    ids += [*protocol.WORDS.values(), *errors.EXPECTED, *sheet.WORDS.values(),
             *marks.MEANINGS.values(), *chart._TEXT.values()]
     ids += [m for m in marks.LETTERS.values() if m.isalpha()]  # signs are language-neutral
     return ids
@@ -274,7 +274,7 @@ def test_adjustment_reasons_read_the_same_on_the_form_and_the_protocol():
 
 def test_dates_and_plurals_come_from_babel():
     """The sheet writes dates and counts in words through Babel, in both languages."""
-    from scorer.pdf import deals_count, format_date
+    from scorer.sheet import deals_count, format_date
 
     assert format_date("2026-12-04", "ru") == "4 декабря 2026"
     assert format_date("2026-12-04", "en") == "4 December 2026"

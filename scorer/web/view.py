@@ -7,7 +7,7 @@ from flask import Blueprint, current_app, redirect, url_for
 from scorer.web import access, downloads, page_model
 from scorer.web.page_cache import cached_page
 
-# The blueprint keeps its short name: its endpoints ("view.game", …) name the /v/ link.
+# The blueprint keeps its short name: its endpoints ("view.page", …) name the /v/ link.
 bp = Blueprint("view", __name__, url_prefix="/v")
 
 
@@ -18,11 +18,11 @@ def view_row(token: str):
 
 
 @bp.get("/<token>")
-def game(token: str):
+def page(token: str):
     """The live protocol; answers 304 when nothing changed since the last poll."""
     row = view_row(token)
     if token != row.view_token:
-        return redirect(url_for("view.game", token=row.view_token))
+        return redirect(url_for("view.page", token=row.view_token))
     access.remember(token)
     response = cached_page(row, False, lambda loaded, tag: page_model.render(
         row, editable=False, etag=tag, loaded=loaded))

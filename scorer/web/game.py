@@ -31,7 +31,7 @@ from scorer.web.replay_cache import (
     slots_after,
 )
 
-bp = Blueprint("play", __name__, url_prefix="/g")
+bp = Blueprint("game", __name__, url_prefix="/g")
 
 # Fields the deal form shows beside their inputs; any other error goes on top.
 FORM_FIELDS = {"declarer", "contract", "dark", "points", "marriages", "no_tricks", "prikup",
@@ -67,7 +67,7 @@ def repeated(row) -> bool:
 
 def landing(row) -> str:
     """Where every save lands: the game page's top (totals, «Record a deal», newest rows)."""
-    return url_for("play.game", token=row.edit_token)
+    return url_for("game.page", token=row.edit_token)
 
 
 def edit_row(token: str):
@@ -78,7 +78,7 @@ def edit_row(token: str):
 
 
 @bp.get("/<token>")
-def game(token: str):
+def page(token: str):
     """The game page with totals, state, protocol and the scorekeeper's buttons."""
     row = edit_row(token)
     return page_cache.cached_page(row, True, lambda loaded, _tag: page_model.render(
@@ -132,7 +132,7 @@ def keyed(loaded: Loaded, err: RuleError, deal_no: int) -> dict[tuple[str, int |
     """Place an engine refusal beside its field (or on top if it is about another deal),
     worded with the players' names and the agreement's title linked to the rules sheet."""
     players = loaded.row.head.get("players", [])
-    rules = url_for("rules_sheet.edit_rules", token=loaded.row.edit_token)
+    rules = url_for("rules.edit_rules", token=loaded.row.edit_token)
     if err.deal == deal_no and err.field in FORM_FIELDS:
         key = (err.field, err.seat if err.field != "declarer" else None)
         return {key: deal_input.refusal(err, players, lang(), rules, deal=False)}
@@ -390,7 +390,7 @@ def change_slot(row, slot_id: int, note: str, base: int | None):
         try:
             scored = rescore(before, records, first)
         except RuleError as err:
-            rules = url_for("rules_sheet.edit_rules", token=row.edit_token)
+            rules = url_for("rules.edit_rules", token=row.edit_token)
             return deal_input.refusal(err, row.head.get("players", []), lang(), rules,
                                       deal=True), 422
         st.revise_deal(row.id, slot_id, new_record, note)
@@ -459,8 +459,8 @@ def qr_svg(url: str) -> Markup:
 def share(token: str):
     """The read-only link with its QR code, and the edit link."""
     row = edit_row(token)
-    view_url = url_for("view.game", token=row.view_token, _external=True)
-    edit_url = url_for("play.game", token=row.edit_token, _external=True)
+    view_url = url_for("view.page", token=row.view_token, _external=True)
+    edit_url = url_for("game.page", token=row.edit_token, _external=True)
     return render_template("game/share.html", row=row, view_url=view_url, edit_url=edit_url,
                            view_qr=qr_svg(view_url), edit_qr=qr_svg(edit_url))
 

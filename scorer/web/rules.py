@@ -9,7 +9,7 @@ from scorer.web import access, agreement_form
 from scorer.web.agreement_form import label_of, loc
 from scorer.web.replay_cache import load
 
-bp = Blueprint("rules_sheet", __name__)
+bp = Blueprint("rules", __name__)
 
 
 def sheet(token: str, editable: bool):
