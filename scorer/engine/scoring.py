@@ -285,12 +285,13 @@ def _row(scoring: Scoring, record: Record, number: int) -> Row:
             scoring.adjustment(record)
         else:
             for said in scoring.why:
-                said.append(_new(Reason, ("redeal", {})))
+                said.append(_REDEAL)
     score = st.score
-    return _new(Row, (number, record.type, dealer, declarer, contract, scoring.golden, dark,
-                      result, tuple(map(sub, score, before)), tuple(score),
-                      tuple(scoring.events), tuple(map(tuple, scoring.why)),
-                      _barrel_seats(st, ag) if st.barrel else ()))
+    return Row(n=number, type=record.type, dealer=dealer, declarer=declarer,
+               contract=contract, golden=scoring.golden, dark=dark, result=result,
+               delta=tuple(map(sub, score, before)), score=tuple(score),
+               events=tuple(scoring.events), why=tuple(map(tuple, scoring.why)),
+               barrel=_barrel_seats(st, ag) if st.barrel else ())
 
 
 def _doubled(points: int, wed: int, mult: int, ag: Mapping[str, Any]) -> int:
@@ -321,22 +322,21 @@ _FALL_REASONS: dict[FallCause, ReasonCode] = {
     "simultaneous": "fall_simultaneous"}
 
 
-# Reasons and events are tuples underneath, built in the hot path in one C call.
-_new = tuple.__new__
-
 # A defender's card points reason by points and rounding mode, and a marriage's by suit:
 # reasons are immutable and compared by value, so every row may share the same ones.
 _POINTS_REASONS = {mode: tuple(
-    _new(Reason, ("points", {"points": p})) if rounded[p] == p else
-    _new(Reason, ("points_rounded", {"points": p, "rounded": rounded[p], "rule": mode}))
+    Reason(code="points", params={"points": p}) if rounded[p] == p else
+    Reason(code="points_rounded", params={"points": p, "rounded": rounded[p], "rule": mode})
     for p in range(121)) for mode, rounded in _ROUNDED.items()}
 # Reasons without params, shared by every row that gives them.
-_NOT_DOUBLED = _new(Reason, ("not_doubled", {}))
-_DARK_FAILED = _new(Reason, ("dark_failed", {}))
+_NOT_DOUBLED = Reason(code="not_doubled")
+_DARK_FAILED = Reason(code="dark_failed")
+_SITS_OUT = Reason(code="sits_out")
+_REDEAL = Reason(code="redeal")
 # Card points as the declarer's reasons write them (0-120, rounded or not), made once.
 _POINTS_TEXT = tuple(str(p) for p in range(121))
-_MARRIAGE_REASONS = {suit: _new(Reason, ("marriage", {"sign": _SIGNS[suit],
-                                                      "value": _VALUES[suit]}))
+_MARRIAGE_REASONS = {suit: Reason(code="marriage", params={"sign": _SIGNS[suit],
+                                                           "value": _VALUES[suit]})
                      for suit in MARRIAGES}
 
 
@@ -402,15 +402,15 @@ class Scoring:
         else:
             self.gain[seat] += value
         if code:
-            self.why[seat].append(_new(Reason, (code, params)))
+            self.why[seat].append(Reason(code=code, params=params))
 
     def say(self, seat: int, code: ReasonCode, /, **params: Any) -> None:
         """Add a reason without an amount of its own."""
-        self.why[seat].append(_new(Reason, (code, params)))
+        self.why[seat].append(Reason(code=code, params=params))
 
     def event(self, seat: int | None, kind: EventKind, /, **extra: Any) -> None:
         """Record an event of the row."""
-        self.events.append(_new(Event, (seat, kind, extra)))
+        self.events.append(Event(seat=seat, kind=kind, extra=extra))
 
     # --- steps 8 and 10-14 ---------------------------------------------------
 
@@ -590,7 +590,7 @@ class Scoring:
         if len(active) < st.players:
             for seat in range(st.players):
                 if seat not in active:
-                    why[seat].append(_new(Reason, ("sits_out", {})))
+                    why[seat].append(_SITS_OUT)
         result: RowResult
         if isinstance(rec, Play):
             made = self.play(rec, active)
@@ -646,8 +646,8 @@ class Scoring:
                 gain[seat] += amount
             if noted and amount:
                 if double == 2:
-                    said.append(_new(Reason, ("doubled", {"why": self.why_mult,
-                                                          "amount": amount})))
+                    said.append(Reason(code="doubled", params={"why": self.why_mult,
+                                                               "amount": amount}))
                 else:
                     said.append(_NOT_DOUBLED)
         return made
@@ -678,13 +678,13 @@ class Scoring:
             if rec.dark:
                 said.append(_DARK_FAILED)
             else:
-                said.append(_new(Reason, ("failed", {"contract": contract,
-                                                     "taken_expr": expr})))
+                said.append(Reason(code="failed", params={"contract": contract,
+                                                          "taken_expr": expr}))
                 if mult == 2:
-                    said.append(_new(Reason, ("doubled", {"why": self.why_mult,
-                                                          "amount": -contract * 2})))
+                    said.append(Reason(code="doubled", params={"why": self.why_mult,
+                                                               "amount": -contract * 2}))
             return False
-        said.append(_new(Reason, ("made", {"contract": contract, "taken_expr": expr})))
+        said.append(Reason(code="made", params={"contract": contract, "taken_expr": expr}))
         if rec.dark and ag["dark_cap_240"]:
             self.add(seat, 240, "own_made", "dark_cap")
             return True
