@@ -14,25 +14,32 @@ THREADS = 8
 
 # Waitress settings for a table app on a shared network. The body limit is the app's own
 # (MAX_CONTENT_LENGTH), so waitress refuses a huge upload before spooling it to /tmp;
-# a higher connection limit and a short idle timeout keep a crowd of trickling
-# connections from locking the tables out (channels idle this long are closed).
-CONNECTION_LIMIT = 1000
+# channels idle this long are closed. The connection limit follows the open-files limit
+# (scorer/cli/connections.py); poll() instead of select() takes descriptors past 1024.
 CHANNEL_TIMEOUT = 20
-CLEANUP_INTERVAL = 5
+CLEANUP_INTERVAL = 2
+# Per client address, and how long one request may take to arrive (a 2 MB import on a
+# poor Wi-Fi link needs well under a minute). Config keys of the same names change them,
+# e.g. behind a reverse proxy, where every connection comes from the proxy's address.
+CONNECTIONS_PER_ADDRESS = 32
+REQUEST_SECONDS = 60
 MAX_HEADER_BYTES = 64 * 1024
 # Middle-generation passes between two full garbage collections (Python's default is 10).
 FULL_PASS_EVERY = 100
 
 
-def waitress_options() -> dict:
+def waitress_options(open_files: int | None = None) -> dict:
     """The keyword arguments serve passes to waitress besides host and port."""
+    from scorer.cli import connections  # imports waitress: only when serving
     from scorer.web.app import MAX_CONTENT_LENGTH
 
+    files = open_files if open_files is not None else connections.open_files_limit()
     return {"threads": THREADS, "ident": "scorer",
             "max_request_body_size": MAX_CONTENT_LENGTH,
             "max_request_header_size": MAX_HEADER_BYTES,
-            "connection_limit": CONNECTION_LIMIT, "channel_timeout": CHANNEL_TIMEOUT,
-            "cleanup_interval": CLEANUP_INTERVAL}
+            "connection_limit": connections.connection_limit(files),
+            "channel_timeout": CHANNEL_TIMEOUT, "cleanup_interval": CLEANUP_INTERVAL,
+            "asyncore_use_poll": True}
 
 
 def settle_heap() -> None:
@@ -107,6 +114,7 @@ def run(args) -> int:
     from waitress import create_server
 
     from scorer import store
+    from scorer.cli import connections
     from scorer.web.app import create_app
 
     path = database(args.instance)
@@ -127,9 +135,14 @@ def run(args) -> int:
         print(f"serve: --port: cannot listen on {args.host}:{args.port} ({exc.strerror or exc})",
               file=sys.stderr)
         return 2
+    per_address = int(app.config.get("CONNECTIONS_PER_ADDRESS", CONNECTIONS_PER_ADDRESS))
+    connections.guard(server, per_address,
+                      float(app.config.get("REQUEST_SECONDS", REQUEST_SECONDS)))
     # Bound before the banner, so the printed link carries the real port (--port 0 too).
     url = f"http://{lan_address(args.host)}:{bound_port(server)}/?key={app.config['HOST_KEY']}"
     print(banner(url, app.config["HOST_KEY"]), flush=True)
+    print(f"connections: up to {server.adj.connection_limit}, {per_address} per address",
+          flush=True)
     print(f"data: {app.instance_path}", flush=True)
     settle_heap()
     server.run()
