@@ -14,9 +14,8 @@ import os
 import socket
 import threading
 import time
-from pathlib import Path
 
-from reliability_rig import Server
+from reliability_rig import serve_with
 
 from scorer.cli import connections, serve
 
@@ -24,15 +23,6 @@ from scorer.cli import connections, serve
 # so each of these connections holds two descriptors.
 SPOOLED = 530 * 1024
 PHONE = "127.0.0.200"
-
-
-def start(folder: Path, open_files: int | None = None, **settings) -> Server:
-    """A real server on a fresh instance whose config.py adds these settings."""
-    folder.mkdir(parents=True)
-    lines = [f"SECRET_KEY = {'s' * 64!r}", f"HOST_KEY = {'h' * 32!r}"]
-    lines += [f"{name} = {value!r}" for name, value in settings.items()]
-    (folder / "config.py").write_text("\n".join(lines) + "\n")
-    return Server(folder, open_files=open_files).start()
 
 
 def opened(port: int, source: str) -> socket.socket:
@@ -88,7 +78,7 @@ def test_descriptors_past_1024_do_not_crash_the_server(tmp_path):
     """520 half-sent 2 MB imports from 26 addresses (20 each, under the per-address cap) make
     the server hold more than 1024 descriptors; select() could not watch them and the
     server exited; with poll() it holds them and a phone still gets its page."""
-    server = start(tmp_path / "inst")
+    server = serve_with(tmp_path / "inst")
     held: list[socket.socket] = []
     try:
         for n in range(26):
@@ -121,7 +111,7 @@ def test_a_trickling_crowd_from_one_address_does_not_lock_a_phone_out(tmp_path):
     on a server allowed 256 open files: the address holds its 32, the rest are closed on
     accept, and a phone on another address gets its page at once. Without the cap the
     crowd used every descriptor and the phone waited for as long as the trickle lasted."""
-    server = start(tmp_path / "inst", open_files=256)
+    server = serve_with(tmp_path / "inst", open_files=256)
     crowd: list[socket.socket] = []
     stop = threading.Event()
     try:
@@ -144,7 +134,7 @@ def test_a_request_that_takes_too_long_to_arrive_is_cut(tmp_path):
     """REQUEST_SECONDS = 4: a request whose headers come one byte a second is never idle,
     yet the server closes it within a few seconds of its deadline (waitress alone kept it
     for as long as the bytes kept coming); a whole request on another connection answers."""
-    server = start(tmp_path / "inst", REQUEST_SECONDS=4)
+    server = serve_with(tmp_path / "inst", REQUEST_SECONDS=4)
     slow = opened(server.port, "127.0.0.1")
     try:
         slow.send(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")

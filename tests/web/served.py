@@ -22,10 +22,12 @@ START_SECONDS = 60
 class Server:
     """The real serve command; ``start()`` again after ``kill()`` restarts it."""
 
-    def __init__(self, instance: Path, open_files: int | None = None):
-        """A server for this data folder, not started yet (open_files: its RLIMIT_NOFILE)."""
+    def __init__(self, instance: Path, open_files: int | None = None, options: tuple = ()):
+        """A server for this data folder, not started yet (open_files: its RLIMIT_NOFILE;
+        options: more command-line options)."""
         self.instance = Path(instance)
         self.open_files = open_files
+        self.options = tuple(options)
         self.proc: subprocess.Popen | None = None
         self.port: int | None = None
         self.banner = ""
@@ -46,7 +48,7 @@ class Server:
             # Warnings go to a file, not a pipe nobody drains, which could block the server.
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "scorer", "serve", "--host", "127.0.0.1",
-                 "--port", "0", "--instance", str(self.instance)],
+                 "--port", "0", "--instance", str(self.instance), *self.options],
                 stdout=subprocess.PIPE, stderr=errors, text=True, env=env,
                 preexec_fn=self._limit_files if self.open_files else None)
         self.starts += 1
