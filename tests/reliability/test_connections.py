@@ -91,7 +91,9 @@ def test_descriptors_past_1024_do_not_crash_the_server(tmp_path):
         most = descriptors(server.proc.pid)
         assert server.proc.poll() is None, "serve exited with more than 1024 descriptors"
         assert most > 1040
-        status, _ = phone_page(server.port)
+        status, seconds = phone_page(server.port)
+        print(f"{len(held)} half-sent imports: serve holds {most} descriptors; "
+              f"the phone's page took {seconds:.2f} s")
         assert status == 200 and server.proc.poll() is None
     finally:
         close_all(held)
@@ -122,6 +124,8 @@ def test_a_trickling_crowd_from_one_address_does_not_lock_a_phone_out(tmp_path):
         threading.Thread(target=trickle, args=(crowd, stop, 2.0), daemon=True).start()
         time.sleep(3)  # the server has seen every connection and at least one trickle
         status, seconds = phone_page(server.port, timeout=8)
+        print(f"300 trickling connections from one address, serve holds "
+              f"{descriptors(server.proc.pid)} descriptors; the phone's page took {seconds:.2f} s")
         assert status == 200 and seconds < 2, seconds
         assert server.proc.poll() is None
     finally:
@@ -147,6 +151,7 @@ def test_a_request_that_takes_too_long_to_arrive_is_cut(tmp_path):
                 closed = time.monotonic() - began
                 break
             time.sleep(1)
+        print(f"a request trickling 1 byte/s was cut after {closed} s (deadline 4 s)")
         assert closed is not None and closed < 10, closed
         assert phone_page(server.port)[0] == 200
     finally:
