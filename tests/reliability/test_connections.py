@@ -151,7 +151,7 @@ def test_a_request_that_takes_too_long_to_arrive_is_cut(tmp_path):
                 closed = time.monotonic() - began
                 break
             time.sleep(1)
-        print(f"a request trickling 1 byte/s was cut after {closed} s (deadline 4 s)")
+        print(f"a request trickling 1 byte/s was cut after {closed:.1f} s (deadline 4 s)")
         assert closed is not None and closed < 10, closed
         assert phone_page(server.port)[0] == 200
     finally:
