@@ -89,7 +89,7 @@ RENDER_SECONDS = 180
 RENDER_MEMORY_MB = 1024
 _renders = threading.BoundedSemaphore(MAX_RENDERS)
 _host_renders = threading.BoundedSemaphore(HOST_RENDERS)
-_rendering: dict[str, int] = {}  # renders in progress per address (not the host's)
+_rendering: set[str] = set()  # addresses with a render in progress (not the host's)
 _rendering_lock = threading.Lock()
 
 # Rendered sheets by content: the same log, language and options give the same bytes.
@@ -126,38 +126,44 @@ def keep(key: str, data: bytes) -> None:
 
 
 @contextlib.contextmanager
-def render_slot(host: bool, address: str) -> Iterator[bool]:
-    """A render slot (the host's own, or one of the others' while this address has none
-    in progress); yields False when none comes free within RENDER_WAIT."""
-    if host:
-        taken = _host_renders.acquire(timeout=RENDER_WAIT)
-        try:
-            yield taken
-        finally:
-            if taken:
-                _host_renders.release()
-        return
-    with _rendering_lock:
-        if _rendering.get(address, 0) >= 1:
-            taken = False
-        else:
-            _rendering[address] = _rendering.get(address, 0) + 1
-            taken = True
-    if not taken:
-        yield False
-        return
+def _held(slots: threading.BoundedSemaphore) -> Iterator[bool]:
+    """One of these slots if one comes free within RENDER_WAIT (True), else False."""
+    taken = slots.acquire(timeout=RENDER_WAIT)
     try:
-        slot = _renders.acquire(timeout=RENDER_WAIT)
-        try:
-            yield slot
-        finally:
-            if slot:
-                _renders.release()
+        yield taken
     finally:
-        with _rendering_lock:
-            _rendering[address] -= 1
-            if not _rendering[address]:
-                del _rendering[address]
+        if taken:
+            slots.release()
+
+
+@contextlib.contextmanager
+def _address_turn(address: str) -> Iterator[bool]:
+    """This address's turn to render (False while it has a render in progress)."""
+    with _rendering_lock:
+        busy = address in _rendering
+        _rendering.add(address)
+    try:
+        yield not busy
+    finally:
+        if not busy:
+            with _rendering_lock:
+                _rendering.discard(address)
+
+
+@contextlib.contextmanager
+def render_slot(host: bool, address: str) -> Iterator[bool]:
+    """The host's own render slot, or for others one of theirs while this address has no
+    render in progress; yields False when there is none."""
+    if host:
+        with _held(_host_renders) as taken:
+            yield taken
+        return
+    with _address_turn(address) as turn:
+        if not turn:
+            yield False
+            return
+        with _held(_renders) as taken:
+            yield taken
 
 
 def rendered(game, key: str, **options) -> bytes | None:
