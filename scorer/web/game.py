@@ -264,12 +264,12 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
         with st.writing():
             # A twin of this post stored meanwhile moved the version: StaleError below.
             if slot_id is None:
-                st.add_deal(row.id, record, based_on=loaded.version)
+                version = st.add_deal(row.id, record, based_on=loaded.version)
             else:
-                st.revise_deal(row.id, slot_id, record, "edit", based_on=loaded.version)
+                version = st.revise_deal(row.id, slot_id, record, "edit",
+                                         based_on=loaded.version)
             if key is not None:
                 st.note_submission(row.id, key)
-            version = st.last_version
     except StaleError:
         if repeated(row):
             return redirect(landing(row))
@@ -393,10 +393,10 @@ def change_slot(row, slot_id: int, note: str, base: int | None):
             rules = url_for("rules.edit_rules", token=row.edit_token)
             return deal_input.refusal(err, row.head.get("players", []), lang(), rules,
                                       deal=True), 422
-        st.revise_deal(row.id, slot_id, new_record, note)
+        version = st.revise_deal(row.id, slot_id, new_record, note)
         if key is not None:
             st.note_submission(row.id, key)
-    remember_replay(row, st.last_version, *scored, before.generation, scored.states,
+    remember_replay(row, version, *scored, before.generation, scored.states,
                     slots_after(before.slots, slot_id, new_record))
     note_changes(before, load(row), note, slot_id)
     return None

@@ -6,8 +6,6 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from scorer import chart
-
 
 class Lru:
     """At most ``size`` entries; reading one makes it the newest, adding one past the size
@@ -36,10 +34,8 @@ class Lru:
 
 
 def clear_caches(app: Any) -> None:
-    """Empty every cache this app keeps (each is an Lru among its extensions), and the
-    chart's drawn runs, as after a restart; a cache added later is covered without being
-    named here."""
-    chart.forget()
+    """Empty every cache this app keeps (each is an Lru among its extensions), as after a
+    restart; a cache added later is covered without being named here."""
     for found in list(app.extensions.values()):
         if isinstance(found, Lru):
             with found.lock:

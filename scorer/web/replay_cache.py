@@ -180,11 +180,11 @@ def slots_after(slots: Slots, slot_id: int | None, record: dict | None) -> Slots
     new revision of that slot): what the next load would read back, without reading it."""
     if slot_id is None:  # slots are in seq order and a slot's id is its seq
         number = slots[-1].id + 1 if slots else 1
-        added = DealSlot(number, number, 1, record)
+        added = DealSlot(number, number, record)
         after = Slots((*slots, added))
         after.live = [*slots.live, added]  # a copy in C, not a pass over every slot
         return after
-    return Slots(replace(s, rev=s.rev + 1, record=record) if s.id == slot_id else s
+    return Slots(replace(s, record=record) if s.id == slot_id else s
                  for s in slots)
 
 

@@ -24,7 +24,7 @@ def loaded_of(log: dict, snapshot: int) -> cache.Loaded:
     """A Loaded as the web keeps it for this log (states every `snapshot` deals)."""
     head = {k: v for k, v in log.items() if k != "deals"}
     row = GameRow(1, "e", "v", head, 1, "", "")
-    slots = cache.Slots(DealSlot(i + 1, i + 1, 1, r) for i, r in enumerate(log["deals"]))
+    slots = cache.Slots(DealSlot(i + 1, i + 1, r) for i, r in enumerate(log["deals"]))
     old, cache.SNAPSHOT = cache.SNAPSHOT, snapshot
     try:
         game, protocol, states = cache.parsed_run(row, log["deals"])
