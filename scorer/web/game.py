@@ -82,7 +82,7 @@ def page(token: str):
     """The game page with totals, state, protocol and the scorekeeper's buttons."""
     row = edit_row(token)
     return page_cache.cached_page(row, True, lambda loaded, _tag: page_model.render(
-        row, True, loaded=loaded, confirm=ConfirmForm()))
+        row, True, loaded))
 
 
 @bp.get("/<token>/why/<int:n>")
@@ -302,7 +302,7 @@ def show_form(loaded: Loaded, setup, entry, slot_id, *, status: int = 200, previ
     shown = functools.partial(beside, setup)
     return render_template(
         "game/deal.html", row=loaded.row, setup=setup, entry=entry, slot_id=slot_id,
-        players=players, colours=page_model.colours(len(players)), preview=preview,
+        players=players, preview=preview,
         deal_no=(live_index(loaded, slot_id) + 1) if slot_id else len(loaded.records) + 1,
         signs=deal_input.SUIT_SIGNS, reasons=deal_input.ADJUST_REASONS,
         top_errors=[v for (f, seat), v in entry.errors.items() if not shown(f, seat)],
@@ -424,9 +424,7 @@ def slot_change(token: str, slot_id: int, note: str):
 def after_change(row, error: str | None, status: int = 422):
     """Back to the game page, or the (fresh) page with the refusal on top."""
     if error:
-        page = page_model.context(row, editable=True, banner=False)
-        return render_template("game/page.html", confirm=ConfirmForm(), refusal=error,
-                               **page.variables()), status
+        return page_model.render(row, True, refusal=error, banner=False), status
     return redirect(landing(row))
 
 

@@ -296,36 +296,3 @@ def test_the_page_after_a_write_reads_no_deals(app, table):
     table.client.application.extensions["scorer_pages"].items.clear()
     sql = statements(app, lambda: table.client.get(game))
     assert not [s for s in sql if "from deals" in s.lower()], sql
-
-
-def test_the_kept_shell_gives_the_page_a_whole_render_gives(app, table):
-    """A new version renders only the page's live part into a kept shell; the result is
-    the very page a whole render gives, on both links, in both languages, with every row
-    and with a deleted deal on it; another title gets another shell."""
-    from dataclasses import replace
-
-    from flask import render_template
-
-    from scorer.web import access, page_model
-    from scorer.web.forms import ConfirmForm
-
-    game = played(table, deals=3)
-    delete(table, game, slots_of(table.client.get(game).get_data(as_text=True))[0])
-    sids = re.compile(r'name="sid" value="[^"]+"')
-    token = game.rsplit("/", 1)[1]
-    for editable in (True, False):
-        for code in ("ru", "en"):
-            with app.test_request_context(f"{game}?rows=all", headers={"Cookie": f"lang={code}"}):
-                row = access.game_for(token, edit=True)
-                loaded = replay_cache.load(row)
-                extra = {"confirm": ConfirmForm()} if editable else {}
-                kept = [page_model.render(row, editable, 'W/"e"', loaded, **extra)
-                        for _ in range(2)]  # the second from the kept shell
-                whole = render_template("game/page.html", etag='W/"e"', **extra,
-                                        **page_model.context(row, editable, loaded).variables())
-                assert sids.sub("", kept[0]) == sids.sub("", whole) == sids.sub("", kept[1])
-                assert f'<html lang="{code}">' in whole
-                assert ('/restore" class="restore"' in whole) == editable
-                renamed = replace(row, head={**row.head, "title": "Вечер на даче"})
-                assert "<title>Вечер на даче" in page_model.render(renamed, editable,
-                                                                    loaded=loaded, **extra)
