@@ -5,38 +5,32 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import abort, current_app, render_template, request, session
+from flask import abort, render_template, request, session
 from markupsafe import Markup
 
 from scorer import chart, marks
-from scorer.engine import Protocol
+from scorer.engine import Protocol, RuleError
 from scorer.store import GameRow
 from scorer.web import protocol_rows
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
 from scorer.web.i18n import lang
-from scorer.web.lru import Lru
-from scorer.web.replay_cache import Loaded, load
+from scorer.web.versions import Broken, Loaded, Version, load
 
 # The protocol shows this many rows, newest first; the rest come with ?rows=all.
 SHOWN_ROWS = 20
 
 
-class ChartCache(Lru):
-    """Charts by (generation, game, version, language): the edit link and the read-only
-    link of one version (and every phone watching) share one drawing."""
-
-
 def chart_svg(loaded: Loaded) -> Markup | None:
-    """The running-totals chart as inline SVG; None before the first deal."""
-    if loaded.protocol is None or not loaded.protocol.rows:
+    """The running-totals chart as inline SVG, drawn once per version and language (both
+    links and every phone watching share it); None before the first deal."""
+    if not loaded.protocol.rows:
         return None
-    charts = current_app.extensions.setdefault("scorer_charts", ChartCache(32))
-    key = (loaded.generation, loaded.row.id, loaded.version, lang())
-    found = charts.get(key)
+    code = lang()
+    found = loaded.charts.get(code)
     if found is None:
-        found = charts.put(key, Markup(chart.totals_svg(loaded.game, loaded.protocol,
-                                                        lang=lang(), layout=chart.PHONE)))
+        found = loaded.charts.setdefault(code, Markup(chart.totals_svg(
+            loaded.game, loaded.protocol, lang=code, layout=chart.PHONE)))
     return found
 
 
@@ -45,7 +39,7 @@ class GamePage:
     """Everything the game page's templates show, as one object (``page`` in them)."""
 
     row: GameRow
-    loaded: Loaded
+    loaded: Version
     editable: bool
     players: list[str]
     marks: dict[str, str]
@@ -63,7 +57,12 @@ class GamePage:
     @property
     def protocol(self) -> Protocol | None:
         """The version's protocol (None if its log no longer replays)."""
-        return self.loaded.protocol
+        return None if isinstance(self.loaded, Broken) else self.loaded.protocol
+
+    @property
+    def error(self) -> RuleError | None:
+        """Why the version's log no longer replays (None if it does)."""
+        return self.loaded.error if isinstance(self.loaded, Broken) else None
 
 
 def wants_all() -> bool:
@@ -71,12 +70,11 @@ def wants_all() -> bool:
     return request.args.get("rows") == "all"
 
 
-def context(row: GameRow, editable: bool, loaded: Loaded | None = None, *,
+def context(row: GameRow, editable: bool, loaded: Version | None = None, *,
             banner: bool = True, refusal: str | None = None,
             etag: str | None = None) -> GamePage:
     """The game page's view model (banner: show the "which totals changed" note)."""
     loaded = loaded or load(row)
-    protocol = loaded.protocol
     players = row.head.get("players", [])
     changed = session.pop("changed", None) if editable and banner else None
     base: dict[str, Any] = {
@@ -84,11 +82,12 @@ def context(row: GameRow, editable: bool, loaded: Loaded | None = None, *,
         "marks": marks.letters(lang()),
         "changed": changed if changed and changed.get("game") == row.id else None,
         "refusal": refusal, "etag": etag}
-    if protocol is None:
+    if isinstance(loaded, Broken):
         return GamePage(**base)
+    protocol = loaded.protocol
     limit = None if wants_all() else SHOWN_ROWS
     rows, hidden = protocol_rows.recent_rows(
-        protocol, loaded.slots, limit, deleted_lookup(loaded) if editable else None)
+        protocol, loaded.slots.every, limit, deleted_lookup(loaded) if editable else None)
     return GamePage(
         **base, rows=rows, count=len(protocol.rows), hidden=hidden,
         # The totals' "Last deal" says why it moved them.
@@ -104,7 +103,7 @@ def deleted_lookup(loaded: Loaded):
     return lambda ids: get_store().last_records(loaded.row.id, ids)
 
 
-def render(row: GameRow, editable: bool, loaded: Loaded | None = None, *,
+def render(row: GameRow, editable: bool, loaded: Version | None = None, *,
            etag: str | None = None, refusal: str | None = None, banner: bool = True) -> str:
     """The whole game page (refusal: why a delete or restore was refused)."""
     page = context(row, editable, loaded, etag=etag, refusal=refusal, banner=banner)
@@ -114,9 +113,10 @@ def render(row: GameRow, editable: bool, loaded: Loaded | None = None, *,
 
 def why_page(row: GameRow, n: int, editable: bool):
     """The small page that says why every number of protocol row n is what it is."""
-    protocol = load(row).protocol
-    if protocol is None or not 1 <= n <= len(protocol.rows):
+    loaded = load(row)
+    if isinstance(loaded, Broken) or not 1 <= n <= len(loaded.protocol.rows):
         abort(404)
+    protocol = loaded.protocol
     players = row.head.get("players", [])
     return render_template("game/why.html", row=row, players=players, editable=editable,
                            shown=protocol_rows.shown_row(protocol, n - 1))

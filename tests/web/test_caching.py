@@ -13,7 +13,7 @@ from webtable import csrf_of
 from scorer import store
 from scorer.cli import main as cli
 from scorer.web import db as web_db
-from scorer.web import replay_cache
+from scorer.web import versions
 
 
 def played(table, deals: int = 2) -> str:
@@ -177,18 +177,24 @@ def test_games_list_does_not_replay_games_it_has_totals_for(table, monkeypatch):
     first = table.client.get("/").get_data(as_text=True)
     score = re.search(r'class="list-score">[^<]*<', first).group(0)
     calls = []
-    real = replay_cache.parsed_run
-    monkeypatch.setattr(replay_cache, "parsed_run", lambda *a: calls.append(1) or real(*a))
-    logs_cache = table.client.application.extensions["scorer_replays"]
-    logs_cache.items.clear()  # as after a server restart
+    real = versions.made
+    monkeypatch.setattr(versions, "made", lambda *a: calls.append(1) or real(*a))
+    kept = table.client.application.extensions["scorer_versions"]
+    kept.clear()  # as after a server restart
     html = table.client.get("/").get_data(as_text=True)
     assert calls == [] and score in html  # the totals, from the stored row
     table.deal(game, action="redeal")
-    logs_cache.items.clear()
+    kept.clear()
     calls.clear()
     table.client.get("/")
     table.client.get("/")
     assert len(calls) == 1  # the new version, once
+
+
+def forget_pages(app) -> None:
+    """Drop the rendered pages kept on every version (the versions stay)."""
+    for entry, _weight in app.extensions["scorer_versions"].items.values():
+        entry.pages.clear()
 
 
 def statements(app, action) -> list[str]:
@@ -224,7 +230,7 @@ def test_a_page_view_reads_the_game_and_its_version_in_two_statements(app, table
     transaction around single reads, and nothing read twice."""
     game = played(table, deals=3)
     table.client.get(game)
-    table.client.application.extensions["scorer_pages"].items.clear()  # render it again
+    forget_pages(app)  # render it again
     sql = statements(app, lambda: table.client.get(game))
     assert len(sql) == 2, sql
     assert "generation" in sql[1] and "version" in sql[1]
@@ -236,7 +242,7 @@ def test_deleted_slots_are_read_in_one_query(app, table):
     page = table.client.get(game).get_data(as_text=True)
     for slot in slots_of(page)[1:]:
         delete(table, game, slot)
-    table.client.application.extensions["scorer_pages"].items.clear()
+    forget_pages(app)
     seen = {}
     sql = statements(app, lambda: seen.setdefault("html", table.client.get(game).get_data(
         as_text=True)))
@@ -274,13 +280,13 @@ def test_the_page_after_a_write_reads_no_deals(app, table):
     def cached_slots_match_the_store() -> None:
         """The newest cached entry holds the slots the store reads for that version."""
         with app.app_context():
-            newest = list(replay_cache.replays().items.items())[-1]
-            (_generation, game_id, version), entry = newest
+            newest = list(versions.versions().items.items())[-1]
+            (_generation, game_id, version), (entry, _weight) = newest
             st = web_db.get_store()
             assert st.version(game_id) == version
             slots = st.slots(game_id)
-            assert list(entry[3]) == slots
-            assert entry[3].live == [s for s in slots if s.record is not None]
+            assert entry.slots == versions.Slots.of(slots)
+            assert list(entry.slots.live) == [s for s in slots if s.record is not None]
 
     table.deal(game, action="redeal")
     cached_slots_match_the_store()
@@ -293,6 +299,6 @@ def test_the_page_after_a_write_reads_no_deals(app, table):
     data = table.form(game)  # the restore button sits on the game page, where the deal was
     assert table.client.post(f"{game}/deal/{first}/restore", data=data).status_code == 302
     cached_slots_match_the_store()
-    table.client.application.extensions["scorer_pages"].items.clear()
+    forget_pages(app)
     sql = statements(app, lambda: table.client.get(game))
     assert not [s for s in sql if "from deals" in s.lower()], sql

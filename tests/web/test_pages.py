@@ -305,19 +305,19 @@ def test_each_why_links_its_agreement_on_the_rules_sheet(table):
 
 def test_the_games_list_replays_each_game_once(table, monkeypatch):
     """Viewing the list again replays nothing, even with far more games than 32."""
-    from scorer.web import replay_cache as logs
+    from scorer.web import versions
 
     for i in range(40):
         table.new_game(names=(f"Аня{i}", "Борис"))
     calls = []
-    real = logs.run
+    real = versions.made
 
-    def counted(row, records):
+    def counted(row, *rest):
         """Replay, noting which game."""
         calls.append(row.id)
-        return real(row, records)
+        return real(row, *rest)
 
-    monkeypatch.setattr(logs, "run", counted)
+    monkeypatch.setattr(versions, "made", counted)
     table.client.get("/")
     assert len(calls) == len(set(calls))  # each game once at most
     calls.clear()
