@@ -301,7 +301,7 @@ def checked_replay(loaded: Loaded, record: dict, slot_id: int | None, entry
 
 
 def show_form(loaded: Loaded, setup, entry, slot_id, *, status: int = 200, preview=None,
-              fresh: dict | None = None):
+              fresh: page_model.GamePage | None = None):
     """Render the deal form (fresh: the current protocol, shown after a stale refusal)."""
     players = loaded.row.head.get("players", [])
     shown = functools.partial(beside, setup)

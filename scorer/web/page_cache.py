@@ -34,10 +34,9 @@ def page_key(row: GameRow, editable: bool, generation: str, version: int) -> tup
         return None
     secret = ""
     if editable:
-        secret = session.get("csrf_token")
-        if not isinstance(secret, str):  # none yet: generate_csrf puts one in the session
-            generate_csrf()  # (it also signs a token, which a kept page does not need)
-            secret = str(session.get("csrf_token", ""))
+        if not isinstance(session.get("csrf_token"), str):  # none yet: generate_csrf puts
+            generate_csrf()  # one in the session (and signs a token a kept page needs not)
+        secret = str(session.get("csrf_token", ""))
     return (generation, row.id, version, lang(), editable, request.full_path, secret)
 
 

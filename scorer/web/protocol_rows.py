@@ -6,7 +6,7 @@ decided by scorer.marks, the same as on the PDF sheet.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -15,6 +15,7 @@ from flask_babel import gettext as _
 
 from scorer import marks
 from scorer.engine import catalog
+from scorer.store import DealSlot
 from scorer.web.i18n import lang
 
 
@@ -135,7 +136,7 @@ class DeletedRow:
     kind: str = "deleted"
 
 
-def recent_rows(protocol: Any, slots: list[Any], limit: int | None,
+def recent_rows(protocol: Any, slots: Sequence[DealSlot], limit: int | None,
                 last_records: Callable[[list[int]], dict[int, dict]] | None
                 ) -> tuple[list[Any], int]:
     """The newest `limit` live rows (all if None) worded, newest first, deleted deals in

@@ -302,3 +302,28 @@ def test_the_page_after_a_write_reads_no_deals(app, table):
     forget_pages(app)
     sql = statements(app, lambda: table.client.get(game))
     assert not [s for s in sql if "from deals" in s.lower()], sql
+
+
+def test_the_versions_kept_are_bounded_by_their_deals(app):
+    """The cache of versions weighs each by its deals: a long game takes the room of many
+    short ones, and the newest version is kept even when it alone is over the budget."""
+    from types import SimpleNamespace
+
+    from scorer.store import DealSlot
+    from scorer.web.lru import Lru
+
+    def version(deals: int) -> SimpleNamespace:
+        """A stand-in version with this many deals (the weight reads only its slots)."""
+        return SimpleNamespace(slots=versions.Slots.of(
+            DealSlot(i, i, {"type": "redeal"}) for i in range(1, deals + 1)))
+
+    assert versions.weight(version(2000)) - versions.weight(version(1)) == 1999
+    kept = Lru(1000, versions.weight)
+    for n in range(10):
+        kept.put(("g", n, 1), version(1))
+    assert len(kept.items) == 10 and kept.total == 10 * versions.weight(version(1))
+    kept.put(("g", 99, 1), version(900))  # room for the long one: the short ones go
+    assert list(kept.items) == [("g", 99, 1)] and kept.total <= kept.budget
+    kept.put(("g", 100, 1), version(2000))
+    assert list(kept.items) == [("g", 100, 1)]
+    assert app.extensions["scorer_versions"].budget == versions.DEALS_KEPT
