@@ -14,7 +14,7 @@ from typing import Any
 
 from scorer.engine.catalog import Agreements, resolve_agreements
 from scorer.engine.errors import RuleError
-from scorer.engine.names import check_text, name_key
+from scorer.engine.names import MAX_NAME, check_date, check_name, check_text, name_key
 
 FORMAT = "thousand-game/1"
 SUITS = ("hearts", "diamonds", "clubs", "spades")
@@ -23,7 +23,6 @@ MARRIAGES = (*SUITS, "ace", *HALF_SUITS)
 ADJUSTMENT_REASONS = ("cut_nines", "four_nines", "misdeal", "other")
 META_KEYS = ("title", "date", "place", "notes")
 GAME_KEYS = {"format", "players", "agreements", "first_dealer", "deals", *META_KEYS}
-MAX_NAME = 40
 MAX_DEALS = 2000
 
 
@@ -155,12 +154,13 @@ def _marriages(value: Any, deal: int, players: int) -> dict[int, tuple[str, ...]
     if not isinstance(value, dict):
         raise RuleError(deal, "marriages", "type", expected="an object")
     out: dict[int, tuple[str, ...]] = {}
+    # Only the keys record_to_json writes: int() would also read "00", " 1" or Arabic-Indic
+    # digits, and two keys for one seat would silently drop one declaration.
+    keys = {str(s): s for s in range(players)}
     for key, suits in value.items():
-        try:
-            seat = int(key)
-        except (TypeError, ValueError):
-            raise RuleError(deal, "marriages", "seat", max=players - 1, got=key) from None
-        _seat(seat, deal, "marriages", players)
+        if key not in keys:
+            raise RuleError(deal, "marriages", "seat", max=players - 1, got=key)
+        seat = keys[key]
         if not isinstance(suits, list):
             raise RuleError(deal, "marriages", "type", seat=seat, expected="a list")
         for suit in suits:
@@ -224,6 +224,8 @@ def _redeal(data: dict[str, Any], deal: int, players: int) -> Redeal:
     reason = data.get("reason")
     if reason is not None and not isinstance(reason, str):
         raise RuleError(deal, "reason", "type", expected="a string")
+    if reason is not None:
+        check_text("reason", reason, deal)
     return Redeal(reason=reason)
 
 
@@ -288,18 +290,20 @@ def _players(value: Any) -> tuple[str, ...]:
         raise RuleError(None, "players", "type", expected="a list of names")
     if not 2 <= len(value) <= 4:
         raise RuleError(None, "players", "players.count", got=len(value))
-    names: list[str] = []
+    names: dict[str, str] = {}  # name_key → the name as given
     for name in value:
         if not isinstance(name, str) or not name.strip():
             raise RuleError(None, "players", "players.name")
         name = name.strip()
         if len(name) > MAX_NAME:
             raise RuleError(None, "players", "players.long", max=MAX_NAME)
-        check_text("players", name)
-        if name_key(name) in {name_key(n) for n in names}:
-            raise RuleError(None, "players", "players.duplicate", name=name)
-        names.append(name)
-    return tuple(names)
+        check_name(name)
+        key = name_key(name)
+        if key in names:
+            rule = "players.duplicate" if names[key] == name else "players.lookalike"
+            raise RuleError(None, "players", rule, name=name, other=names[key])
+        names[key] = name
+    return tuple(names.values())
 
 
 def _agreements(value: Any) -> Agreements:
@@ -389,6 +393,8 @@ def parse_game(data: Any) -> Game:
             raise RuleError(None, key, "type", expected="a string")
         if data.get(key) is not None:
             check_text(key, data[key])
+            if key == "date":
+                check_date(data[key])
         meta[key] = data.get(key)
     return Game(players=players, agreements=agreements, first_dealer=first, deals=deals, **meta)
 
