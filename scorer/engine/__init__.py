@@ -20,6 +20,7 @@ from scorer.engine.records import (
     FORMAT,
     MARRIAGES,
     MAX_DEALS,
+    MAX_LOG_BYTES,
     MAX_NAME,
     SUITS,
     Adjustment,
@@ -49,7 +50,7 @@ from scorer.engine.scoring import (
 
 __all__ = [
     "ADJUSTMENT_REASONS", "FORMAT", "MAX_DEALS", "MAX_NAME", "checked_parts", "load_game",
-    "MAX_NOTES", "MAX_PLACE", "MAX_REASON", "MAX_TITLE", "name_key",
+    "MAX_LOG_BYTES", "MAX_NOTES", "MAX_PLACE", "MAX_REASON", "MAX_TITLE", "name_key",
     "MARRIAGES", "SUITS", "Adjustment", "Agreements", "BarrelSeat", "Catalog", "Event",
     "Game", "Group", "NextDeal", "Play", "Preset", "Prikup", "Protocol", "Raspis",
     "Reason", "Record", "Redeal", "ReplayState", "Row", "RuleError", "Spec", "advance",

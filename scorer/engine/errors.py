@@ -11,6 +11,9 @@ from scorer.engine.texts import N_, Text, tr
 # the rule rests on, if any. ``{name}`` takes a value from params.
 RULE_TEXTS: dict[str, Text] = {
     "json": Text(N_("unreadable JSON ({detail})")),
+    "json.size": Text(N_("larger than any game log (at most {max} KB)")),
+    "json.containers": Text(N_("more objects and lists ({got}) than any game log holds "
+                               "(at most {max})")),
     "json.object": Text(N_("the file must hold one JSON object (a thousand-game/1 log)")),
     "format": Text(N_("must be \"thousand-game/1\"")),
     "unknown_key": Text(N_("unknown key {key!r}")),

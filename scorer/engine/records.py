@@ -14,7 +14,14 @@ from typing import Any
 
 from scorer.engine.catalog import Agreements, resolve_agreements
 from scorer.engine.errors import RuleError
-from scorer.engine.names import MAX_NAME, check_date, check_name, check_text, name_key
+from scorer.engine.names import (
+    MAX_NAME,
+    MAX_NOTES,
+    check_date,
+    check_name,
+    check_text,
+    name_key,
+)
 
 FORMAT = "thousand-game/1"
 SUITS = ("hearts", "diamonds", "clubs", "spades")
@@ -323,15 +330,25 @@ def _agreements(value: Any) -> Agreements:
 
 
 MAX_DEPTH = 8  # a game log nests five levels (game, deals, record, marriages, suits)
+# The largest game log worth reading: the app's own export (indented by one space) of the
+# heaviest 2000-deal game, 4 players, every deal with the talon, four marriages, dark and
+# every text at its cap, is 856 KB; a plain 2000-deal log is about 230 KB.
+MAX_LOG_BYTES = 1024 * 1024
+# Objects and lists in such a log: at most 9 per deal (record, points, marriages and a list
+# per seat, no_tricks, talon) and a few for the head; the cap adds a note's worth of braces
+# written as text. Counted in the raw bytes, before decoding: 690 000 empty deals fit in
+# 2 MB and cost 100 MB once decoded, only to be refused as more than 2000 deals.
+MAX_CONTAINERS = 10 * MAX_DEALS + MAX_NOTES + 1000
 
 
 def load_game(text: str | bytes) -> Game:
     """Decode a ``thousand-game/1`` file (JSON text or UTF-8 bytes) into a Game.
 
-    The one door for outside JSON (web import, CLI replay, backup import): unreadable,
-    too deeply nested or non-object input is refused as RuleError(field "json"), the rest
-    by :func:`parse_game`.
+    The one door for outside JSON (web import, CLI replay, backup import): too large,
+    unreadable, too deeply nested or non-object input is refused as RuleError(field
+    "json"), the rest by :func:`parse_game`.
     """
+    check_size(text)
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8-sig")
@@ -351,6 +368,17 @@ def load_game(text: str | bytes) -> Game:
     if _depth(data) > MAX_DEPTH:
         raise RuleError(None, "json", "json", detail="nested too deeply")
     return parse_game(data)
+
+
+def check_size(text: str | bytes) -> None:
+    """Refuse, from its length and a count of ``{`` and ``[``, a file larger than any game
+    log: cheap checks on the raw text, so nothing huge is ever decoded."""
+    if len(text) > MAX_LOG_BYTES:
+        raise RuleError(None, "json", "json.size", max=MAX_LOG_BYTES // 1024)
+    opened = (text.count(b"{") + text.count(b"[") if isinstance(text, bytes)
+              else text.count("{") + text.count("["))
+    if opened > MAX_CONTAINERS:
+        raise RuleError(None, "json", "json.containers", max=MAX_CONTAINERS, got=opened)
 
 
 def _depth(data: Any) -> int:
