@@ -326,12 +326,12 @@ def prepared_copy(source: Path, part: Path) -> int:
 
 
 def check_source_file(staged: Path, source: Path) -> None:
-    """Run check_source on the staged copy (a plain connection: nothing of it is written)."""
-    conn = sqlite3.connect(staged)
+    """Run check_source on the staged copy (a private copy: opening it may write to it)."""
+    db = store.connect(staged)
     try:
-        check_source(conn, source)
+        check_source(db, source)
     finally:
-        conn.close()
+        db.close()
 
 
 def run_restore(args) -> int:

@@ -14,6 +14,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+from scorer import store
+
 CONFIG = "config.py"  # written on an instance's first start (scorer.web.app.ensure_instance)
 SHOWN = 3  # problems of quick_check quoted in the refusal
 
@@ -31,7 +33,7 @@ def problem(path: Path) -> tuple[str | None, float]:
         return None, 0.0
     started = time.perf_counter()
     try:
-        conn = sqlite3.connect(path, timeout=10)
+        conn = store.inspect(path)
         try:
             found = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
         finally:

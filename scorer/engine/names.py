@@ -68,16 +68,6 @@ def _code(ch: str) -> str:
     return f"U+{ord(ch):04X}"
 
 
-def hidden_character(text: str, *, multiline: bool = False) -> str | None:
-    """The first control or format character in text, as ``U+XXXX``, or None."""
-    for ch in text:
-        if multiline and ch in _NOTE_SPACE:
-            continue
-        if unicodedata.category(ch) in _HIDDEN:
-            return _code(ch)
-    return None
-
-
 def refusal(text: str, *, multiline: bool = False) -> tuple[str, dict] | None:
     """The first thing wrong with a text's characters: (rule, params), or None."""
     marks = 0
