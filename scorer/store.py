@@ -113,6 +113,12 @@ def connect(path: str | Path) -> Database:
     return db
 
 
+def inspect(path: str | Path) -> sqlite3.Connection:
+    """A connection that sets no pragma, so opening it writes nothing: for checking a file
+    before the app uses it (serve's start-up check). Close it before connect()."""
+    return sqlite3.connect(str(path), timeout=10)
+
+
 def migrate(db: Database) -> None:
     """Apply any pending schema migrations, then start a new database generation."""
     migrations.apply(db)

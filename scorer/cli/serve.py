@@ -126,6 +126,20 @@ def bound_port(server) -> int:
     return listen[0][1] if listen else server.effective_port
 
 
+def checked_database(path) -> bool:
+    """Check the database before anything writes to it: one line on stderr if damaged."""
+    from scorer.cli import dbcheck
+
+    found, seconds = dbcheck.problem(path)
+    if found:
+        print(dbcheck.refusal(path, found), file=sys.stderr)
+        return False
+    if seconds:
+        print(f"check: {path.name} is sound (PRAGMA quick_check, {seconds * 1000:.0f} ms)",
+              flush=True)
+    return True
+
+
 def run(args) -> int:
     """Create the instance on first start, listen, print the link and QR, and serve."""
     # create_app() reads $SCORER_INSTANCE: the same folder the other commands resolve.
@@ -146,6 +160,8 @@ def run(args) -> int:
     except store.HeldError:
         print(f"serve: --instance: a restore is running on {path}; "
               "start the server when it has finished", file=sys.stderr)
+        return 2
+    if not checked_database(path):
         return 2
     app = create_app()
     app.config["DATABASE_LOCK"] = lock
