@@ -118,9 +118,11 @@ def run(args) -> int:
         print(f"serve: --instance: a restore is running on {path}; "
               "start the server when it has finished", file=sys.stderr)
         return 2
+    # Before the app exists: Flask gives its logger a handler of its own only when no
+    # handler is configured yet, and with the root's as well every error printed twice.
+    logging.basicConfig()  # waitress reports its warnings through logging
     app = create_app()
     app.config["DATABASE_LOCK"] = lock
-    logging.basicConfig()  # waitress reports its warnings through logging
     try:
         server = create_server(app, host=args.host, port=args.port, **waitress_options())
     except OSError as exc:
