@@ -396,7 +396,8 @@ class Store:
         top = self.db.execute(
             "select coalesce(max(seq), 0) from deals where game_id = ?", [game_id]
         ).fetchone()[0]
-        if top >= MAX_DEALS:
+        # Only a game with that many slots can be full; deleted deals do not count.
+        if top >= MAX_DEALS and self.live_count(game_id) >= MAX_DEALS:
             raise LimitError(MAX_DEALS)
         deal_id = self.db.execute(
             "insert into deals (game_id, seq, created) values (?, ?, ?)",
@@ -404,6 +405,13 @@ class Store:
         ).lastrowid
         self._insert_revision(deal_id, 1, record, "add", stamp)
         return top + 1
+
+    def live_count(self, game_id: int) -> int:
+        """How many of the game's deals are live (their newest revision has a record)."""
+        return self.db.execute(
+            "select count(*) from deals d join revisions r on r.deal_id = d.id"
+            " where d.game_id = ? and r.record is not null and r.rev = ("
+            "select max(rev) from revisions where deal_id = d.id)", [game_id]).fetchone()[0]
 
     def _insert_revision(self, deal_id: int, rev: int, record: dict | None, note: str,
                          stamp: str) -> None:
@@ -438,6 +446,8 @@ class Store:
         stamp = now()
         with self.atomic():
             deal_id = self._deal_id(game_id, slot)
+            if note == "restore" and self.live_count(game_id) >= MAX_DEALS:
+                raise LimitError(MAX_DEALS)
             self.last_version = self._touch(game_id, stamp, based_on)
             self._revise(deal_id, record, note, stamp)
 

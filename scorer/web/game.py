@@ -393,7 +393,10 @@ def change_slot(row, slot_id: int, note: str, base: int | None):
             rules = url_for("rules.edit_rules", token=row.edit_token)
             return deal_input.refusal(err, row.head.get("players", []), lang(), rules,
                                       deal=True), 422
-        st.revise_deal(row.id, slot_id, new_record, note)
+        try:
+            st.revise_deal(row.id, slot_id, new_record, note)
+        except LimitError as err:
+            return _("A game holds at most %(max)d deals.", max=err.limit), 422
         if key is not None:
             st.note_submission(row.id, key)
     remember_replay(row, st.last_version, *scored, before.generation, scored.states,
