@@ -31,6 +31,10 @@ from scorer.engine import MAX_DEALS
 # growing back-off, which turns a short wait into a long tail under concurrent posts.
 _WRITE_LOCK = threading.Lock()
 
+# One-time ids kept per game: the forms of its last writes (a double tap, a re-send, a
+# phone that lost the answer); see note_submission for why forgetting older ones is safe.
+KEEP_SUBMISSIONS = 20
+
 migrations = Migrations("scorer")
 
 
@@ -377,16 +381,24 @@ class Store:
             raise KeyError(slot)
         return int(found[0])
 
-    def history(self, game_id: int, slot: int) -> list[dict]:
-        """Every revision of one deal slot, oldest first."""
+    def history(self, game_id: int, slot: int, limit: int = -1, skip: int = 0) -> list[dict]:
+        """Revisions of one deal slot, oldest first: all of them, or the ``limit`` that come
+        before the newest ``skip`` (a page of a long history, counted from the newest)."""
         rows = self._query(
-            "select r.rev, r.record, r.note, r.created from revisions r"
-            " join deals d on d.id = r.deal_id where d.game_id = ? and d.seq = ? order by r.rev",
-            [game_id, slot],
+            "select * from (select r.rev, r.record, r.note, r.created from revisions r"
+            " join deals d on d.id = r.deal_id where d.game_id = ? and d.seq = ?"
+            " order by r.rev desc limit ? offset ?) order by rev",
+            [game_id, slot, limit, skip],
         )
         return [
             {**r, "record": json.loads(r["record"]) if r["record"] else None} for r in rows
         ]
+
+    def history_length(self, game_id: int, slot: int) -> int:
+        """How many revisions one deal slot has."""
+        return self.db.execute(
+            "select count(*) from revisions r join deals d on d.id = r.deal_id"
+            " where d.game_id = ? and d.seq = ?", [game_id, slot]).fetchone()[0]
 
     def _append(self, game_id: int, record: dict, stamp: str) -> int:
         """Add a deal slot at the end with its first revision; return the slot id."""
@@ -510,9 +522,20 @@ class Store:
         return found is not None
 
     def note_submission(self, game_id: int, sid: str) -> None:
-        """Remember a stored form's one-time id (call inside writing(), with the write)."""
+        """Remember a stored form's one-time id (call inside writing(), with the write) and
+        forget the game's older ones past KEEP_SUBMISSIONS.
+
+        Forgetting is safe: a repeated form carries the version it was filled in for, which
+        its first post moved on, so without its id it is refused as stale (409, nothing
+        stored) by the version check in the same transaction; the id only lets a double
+        tap or a re-send be answered as done. It is never what stops a second record.
+        """
         self.db.execute("insert or ignore into submissions (game_id, sid, created)"
                         " values (?, ?, ?)", [game_id, sid, now()])
+        self.db.execute(
+            "delete from submissions where game_id = ? and rowid not in (select rowid"
+            " from submissions where game_id = ? order by rowid desc limit ?)",
+            [game_id, game_id, KEEP_SUBMISSIONS])
 
     def last_record(self, game_id: int, slot: int) -> dict | None:
         """The newest non-empty record of a deal slot (what a restore brings back)."""

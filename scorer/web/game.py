@@ -37,6 +37,7 @@ bp = Blueprint("game", __name__, url_prefix="/g")
 FORM_FIELDS = {"declarer", "contract", "dark", "points", "marriages", "no_tricks", "prikup",
                "player", "amount", "reason"}
 MAX_CHANGED_IDS = 60  # keeps the session cookie small
+HISTORY_PAGE = 20  # revisions of a deal shown at once on its edit form
 SID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
@@ -310,9 +311,20 @@ def show_form(loaded: Loaded, setup, entry, slot_id, *, status: int = 200, previ
                if shown(f, seat)],
         focus=deal_input.first_wrong(setup, entry.errors, shown),
         confirm=ConfirmForm(),
-        history=get_store().history(loaded.row.id, slot_id) if slot_id else [],
-        version=loaded.version, fresh=fresh,
+        version=loaded.version, fresh=fresh, **history_page(loaded.row.id, slot_id),
     ), status
+
+
+def history_page(game_id: int, slot_id: int | None) -> dict[str, Any]:
+    """One page of the deal's history (?history=N, 1 = the newest) and its neighbours:
+    a deal toggled 1500 times must not make a page of every revision."""
+    if not slot_id:
+        return {"history": [], "history_pages": 0, "history_at": 1}
+    st = get_store()
+    pages = max(1, -(-st.history_length(game_id, slot_id) // HISTORY_PAGE))
+    at = min(max(request.args.get("history", 1, type=int) or 1, 1), pages)
+    return {"history": st.history(game_id, slot_id, HISTORY_PAGE, (at - 1) * HISTORY_PAGE),
+            "history_pages": pages, "history_at": at}
 
 
 @bp.get("/<token>/preview")
