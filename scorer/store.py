@@ -215,7 +215,9 @@ class Store:
             try:
                 yield self
             except BaseException:
-                self.db.conn.execute("ROLLBACK")
+                # A full disk or an I/O error may have rolled the transaction back already.
+                if self.db.conn.in_transaction:
+                    self.db.conn.execute("ROLLBACK")
                 raise
             self.db.conn.execute("COMMIT")
 

@@ -6,6 +6,7 @@ import gc
 import logging
 import os
 import socket
+import sqlite3
 import sys
 
 from scorer.instance import database, instance_folder
@@ -98,6 +99,11 @@ def bound_port(server) -> int:
     return listen[0][1] if listen else server.effective_port
 
 
+def unwritable(exc: OSError | sqlite3.Error) -> str:
+    """The system's or SQLite's own words for why the data folder cannot be written."""
+    return (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc))
+
+
 def run(args) -> int:
     """Create the instance on first start, listen, print the link and QR, and serve."""
     # create_app() reads $SCORER_INSTANCE: the same folder the other commands resolve.
@@ -114,14 +120,18 @@ def run(args) -> int:
         # Held (shared) until the process ends: `restore` refuses while it is held. Taken
         # before the app migrates the file, so no start slips into a running restore.
         lock = store.hold(path, exclusive=False)
+        # Before the app exists: Flask gives its logger a handler of its own only when no
+        # handler is configured yet, and with the root's as well every error printed twice.
+        logging.basicConfig()  # waitress reports its warnings through logging
+        app = create_app()
     except store.HeldError:
         print(f"serve: --instance: a restore is running on {path}; "
               "start the server when it has finished", file=sys.stderr)
         return 2
-    # Before the app exists: Flask gives its logger a handler of its own only when no
-    # handler is configured yet, and with the root's as well every error printed twice.
-    logging.basicConfig()  # waitress reports its warnings through logging
-    app = create_app()
+    except (OSError, sqlite3.Error) as exc:  # a read-only folder, a full disk
+        print(f"serve: --instance: cannot write to {path.parent} ({unwritable(exc)}); "
+              "the data folder must be writable and have free space", file=sys.stderr)
+        return 2
     app.config["DATABASE_LOCK"] = lock
     try:
         server = create_server(app, host=args.host, port=args.port, **waitress_options())

@@ -7,6 +7,7 @@ import hashlib
 import io
 import re
 import secrets
+import sqlite3
 from typing import Any
 
 import segno
@@ -17,7 +18,7 @@ from markupsafe import Markup
 
 from scorer.engine import RuleError
 from scorer.store import LimitError, StaleError
-from scorer.web import access, deal_input, downloads, page_cache, page_model
+from scorer.web import access, deal_input, downloads, page_cache, page_model, storage
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
 from scorer.web.i18n import lang
@@ -278,6 +279,12 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
     except LimitError as err:
         entry.errors[("top", None)] = _("A game holds at most %(max)d deals.", max=err.limit)
         return show_form(loaded, setup, entry, slot_id, status=422)
+    except sqlite3.Error as err:  # the disk refused: the form again, with what was typed
+        refused = storage.noted(err)
+        if refused is None:
+            raise
+        entry.errors[("disk", None)] = refused[0]  # on top, without "fix what is marked"
+        return show_form(loaded, setup, entry, slot_id, status=refused[1])
     # The page we redirect to needs no replay.
     remember_replay(row, version, *checked[:2], loaded.generation, checked.states,
                     slots_after(loaded.slots, slot_id, record))
