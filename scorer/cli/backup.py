@@ -21,7 +21,14 @@ from pathlib import Path
 
 from scorer import store
 from scorer.cli.replay import InputError
-from scorer.engine import RuleError, checked_parts, game_to_json, load_game, parse_game
+from scorer.engine import (
+    RuleError,
+    checked_parts,
+    end_totals,
+    game_to_json,
+    load_game,
+    parse_game,
+)
 from scorer.engine.texts import N_
 from scorer.instance import database
 
@@ -401,7 +408,8 @@ def run_import(args) -> int:
         db = store.connect(target)
         try:
             store.migrate(db)
-            rows = store.Store(db).create_games(logs)
+            rows = store.Store(db).create_games(
+                logs, totals=[end_totals(head, records) for head, records in logs])
         finally:
             db.close()
     except (InputError, OSError, sqlite3.Error, store.LimitError) as err:

@@ -38,6 +38,7 @@ from scorer.engine.scoring import (
     ReplayState,
     advance,
     checked_parts,
+    end_totals,
     marriage_value,
     raspis_payout,
     replay,
@@ -48,6 +49,7 @@ from scorer.engine.scoring import (
 
 __all__ = [
     "ADJUSTMENT_REASONS", "FORMAT", "MAX_DEALS", "MAX_NAME", "checked_parts", "load_game",
+    "end_totals",
     "MARRIAGES", "SUITS", "Adjustment", "Agreements", "BarrelSeat", "Catalog", "Event",
     "Game", "Group", "NextDeal", "Play", "Preset", "Prikup", "Protocol", "Raspis",
     "Reason", "Record", "Redeal", "ReplayState", "Row", "RuleError", "Spec", "advance",

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from datetime import date
 
-from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 
 from scorer.engine import (
@@ -13,19 +24,31 @@ from scorer.engine import (
     RuleError,
     catalog,
     checked_parts,
+    end_totals,
     load_game,
     parse_game,
     resolve_agreements,
 )
-from scorer.store import LimitError
+from scorer.store import DELETED_DAYS, LimitError
 from scorer.web import access, agreement_form
 from scorer.web.agreement_form import loc
 from scorer.web.db import get_store
-from scorer.web.forms import MIN_PLAYERS, ImportForm, NewGameForm
+from scorer.web.forms import MIN_PLAYERS, ConfirmForm, ImportForm, NewGameForm
 from scorer.web.i18n import lang
 from scorer.web.replay_cache import load
 
 bp = Blueprint("games", __name__)
+
+PAGE = 50  # games on one page of the list
+
+# What the list says once the host has done each action.
+SHELF_ACTIONS = {
+    "archive": lambda: _("Game archived: it is listed under «Archived games»."),
+    "unarchive": lambda: _("Game brought back from the archive."),
+    "delete": lambda: _("Game deleted. It stays in the list as «deleted — undo» for a few "
+                        "days."),
+    "undelete": lambda: _("Game brought back."),
+}
 
 @bp.get("/")
 def index():
@@ -37,19 +60,73 @@ def index():
         else:
             flash(_("That host key is wrong."), "error")
         return redirect(url_for("games.index"))
+    host = access.is_host()
+    shelf = "archived" if request.args.get("shelf") == "archived" else "current"
+    page = max(request.args.get("page", 1, type=int) or 1, 1)
+    tokens = None if host else access.held_tokens()
+    st = get_store()
+    if host:
+        purge_quietly(st)
+    # One more than a page: whether an older page exists, without counting every game.
+    rows = st.games(tokens, shelf, PAGE + 1, (page - 1) * PAGE)
+    older, rows = len(rows) > PAGE, rows[:PAGE]
+    ongoing, finished = entries(rows, host)
+    return render_template(
+        "games/list.html", ongoing=ongoing, finished=finished, host=host,
+        import_form=ImportForm(), confirm=ConfirmForm(), shelf=shelf, page=page,
+        older=older, archived=st.count_games(tokens, "archived") if shelf == "current" else 0,
+        deleted=st.games(None, "deleted", PAGE) if host else [],
+        keep_days=DELETED_DAYS, guests=guest_cap() if host else None,
+    )
+
+
+def entries(rows, host: bool) -> tuple[list[dict], list[dict]]:
+    """The list entries of these games (ongoing ones, finished ones), with their totals."""
     ongoing, finished = [], []
-    rows = access.visible_games()
     totals = list_totals(rows)
     held = set(access.held_tokens())
     for row in rows:
         winner, score = totals[row.id]
-        editable = access.is_host() or row.edit_token in held
+        editable = host or row.edit_token in held
         entry = {"row": row, "winner": winner, "editable": editable, "score": score}
         (finished if winner is not None else ongoing).append(entry)
-    return render_template(
-        "games/list.html", ongoing=ongoing, finished=finished, host=access.is_host(),
-        import_form=ImportForm(),
-    )
+    return ongoing, finished
+
+
+def purge_quietly(st) -> None:
+    """Remove games deleted more than DELETED_DAYS ago (never fails the list)."""
+    with contextlib.suppress(sqlite3.Error):
+        st.purge_deleted()
+
+
+def guest_cap() -> tuple[int, int] | None:
+    """(guests' games, the cap) when guests may start no more games, else None."""
+    if not access.limits_on():
+        return None
+    count, cap = get_store().guest_games(), access.guest_game_cap()
+    return (count, cap) if count >= cap else None
+
+
+@bp.post("/manage")
+def manage():
+    """The host archives, unarchives, deletes (after a confirmation) or undeletes a game."""
+    if not access.is_host():
+        abort(403)
+    action = request.form.get("action", "")
+    game_id = request.form.get("game", "")
+    if action not in SHELF_ACTIONS or not game_id.isdigit():
+        abort(400)
+    row = get_store().game(int(game_id))
+    if row is None:
+        abort(404)
+    if action == "delete" and request.form.get("confirm") != "yes":
+        return render_template("games/delete.html", row=row, confirm=ConfirmForm(),
+                               keep_days=DELETED_DAYS)
+    get_store().set_shelf(row.id, action)
+    flash(SHELF_ACTIONS[action](), "done")
+    back = "archived" if action in ("unarchive",) or request.form.get("shelf") == "archived" \
+        else None
+    return redirect(url_for("games.index", shelf=back))
 
 
 def list_totals(rows) -> dict[int, tuple[int | None, list | None]]:
@@ -152,7 +229,7 @@ def create_from_form(form: NewGameForm, agreements, errors: dict[str, str]):
     flood = access.creation_refusal()
     if flood:
         return too_many(*flood)
-    row = get_store().create_game(head)
+    row = get_store().create_game(head, guest=not access.is_host())
     access.count_creation()
     access.remember(row.edit_token)
     return redirect(url_for("game.page", token=row.edit_token))
@@ -195,6 +272,7 @@ def import_file(raw: bytes):
     if len(records) > MAX_DEALS:
         return _("A game holds at most %(max)d deals.", max=MAX_DEALS), None
     try:
-        return None, get_store().create_game(log, records)
+        return None, get_store().create_game(log, records, guest=not access.is_host(),
+                                             totals=end_totals(log, records))
     except LimitError:
         return _("A game holds at most %(max)d deals.", max=MAX_DEALS), None
