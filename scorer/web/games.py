@@ -124,8 +124,7 @@ def manage():
                                keep_days=DELETED_DAYS)
     get_store().set_shelf(row.id, action)
     flash(SHELF_ACTIONS[action](), "done")
-    back = "archived" if action in ("unarchive",) or request.form.get("shelf") == "archived" \
-        else None
+    back = "archived" if request.form.get("shelf") == "archived" else None
     return redirect(url_for("games.index", shelf=back))
 
 
