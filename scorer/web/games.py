@@ -30,7 +30,7 @@ from scorer.engine import (
     resolve_agreements,
 )
 from scorer.store import DELETED_DAYS, LimitError
-from scorer.web import access, agreement_form
+from scorer.web import access, agreement_form, storage
 from scorer.web.agreement_form import loc
 from scorer.web.db import get_store
 from scorer.web.forms import MIN_PLAYERS, ConfirmForm, ImportForm, NewGameForm
@@ -171,13 +171,20 @@ def new_game():
     errors: dict[str, str] = {}
     agreements = resolve_agreements(preset)
     action = request.form.get("action", "start")
+    status = None
     if request.method == "POST" and action != "preset":
         parsed, ag_errors = agreement_form.parse(request.form, preset)
         errors.update({f"ag:{k}": v for k, v in ag_errors.items()})
         if parsed is not None:
             agreements = parsed
         if action == "start" and not errors:
-            created = create_from_form(form, agreements, errors)
+            try:
+                created = create_from_form(form, agreements, errors)
+            except sqlite3.Error as err:  # the disk refused: the form again, as typed
+                refused = storage.noted(err)
+                if refused is None:
+                    raise
+                (errors["disk"], status), created = refused, None
             if created:
                 return created
     values = dict(agreements)
@@ -189,7 +196,7 @@ def new_game():
         diffs_classic=agreement_form.differences(agreements, "classic"),
         names=known_names(), checked=request.method == "POST" and action == "check",
         preset_values={pid: dict(resolve_agreements(pid)) for pid in presets},
-    ), (422 if errors else 200)
+    ), status or (422 if errors else 200)
 
 
 def ag_only(errors: dict[str, str]) -> dict[str, str]:

@@ -164,6 +164,27 @@ def test_a_read_only_database_keeps_the_typed_deal(app):
     assert phone.client.get(game + "/export.json").get_json() == before
 
 
+def test_a_read_only_database_keeps_the_typed_new_game(app):
+    """The new-game form on a read-only database: 503, the names as typed, nothing stored."""
+    phone = Phone(app)
+    read_only(app)
+    html = phone.client.get("/new").get_data(as_text=True)
+    r = phone.client.post("/new", data={"csrf_token": csrf_of(html), "first_dealer": "1",
+                                        "preset": "classic", "action": "start",
+                                        "name0": "Аня", "name1": "Борис", "name2": "Вика"})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 503 and 'id="disk-error"' in page
+    assert "Ничего не сохранено: сервер не может писать" in page
+    assert all(f'value="{name}"' in page for name in ("Аня", "Борис", "Вика"))
+    app.extensions["scorer_stores"].get().db.execute("PRAGMA query_only = 0")
+    assert phone.client.get("/").status_code == 200
+    db = store.connect(app.config["DATABASE"])
+    try:
+        assert db.execute("select count(*) from games").fetchone()[0] == 0
+    finally:
+        db.close()
+
+
 def test_serve_on_a_read_only_folder_says_so_in_one_line(tmp_path):
     """A data folder mounted read-only: `serve` exits 2 with one line naming the folder and
     the system's reason, not a traceback."""
