@@ -103,7 +103,7 @@ def m003_submission_ids(db: Database) -> None:
 def m004_archive_delete_guests(db: Database) -> None:
     """When a game was archived or deleted (NULL: not), and whether a guest started it."""
     # A deleted game is kept (its links answer 404) until purge_deleted; a guest is a
-    # browser without the host key, whose games count against MAX guest games.
+    # browser without the host key, whose games count against the guests' cap (web access).
     db.execute("alter table games add column archived text")
     db.execute("alter table games add column deleted text")
     db.execute("alter table games add column guest integer not null default 0")

@@ -33,7 +33,7 @@ from scorer.store import DELETED_DAYS, LimitError
 from scorer.web import access, agreement_form, storage
 from scorer.web.agreement_form import loc
 from scorer.web.db import get_store
-from scorer.web.forms import MIN_PLAYERS, ConfirmForm, ImportForm, NewGameForm
+from scorer.web.forms import MIN_PLAYERS, ImportForm, NewGameForm
 from scorer.web.i18n import lang
 from scorer.web.replay_cache import load
 
@@ -50,9 +50,11 @@ SHELF_ACTIONS = {
     "undelete": lambda: _("Game brought back."),
 }
 
+
 @bp.get("/")
 def index():
-    """The games this browser may see, ongoing first; ?key= claims the host key."""
+    """The games this browser may see, 50 a page (?page=N), newest first, ongoing apart
+    from finished; ?shelf=archived: the archived ones; ?key= claims the host key."""
     key = request.args.get("key")
     if key is not None:
         if access.claim_host(key):
@@ -73,7 +75,7 @@ def index():
     ongoing, finished = entries(rows, host)
     return render_template(
         "games/list.html", ongoing=ongoing, finished=finished, host=host,
-        import_form=ImportForm(), confirm=ConfirmForm(), shelf=shelf, page=page,
+        import_form=ImportForm(), shelf=shelf, page=page,
         older=older, archived=st.count_games(tokens, "archived") if shelf == "current" else 0,
         deleted=st.games(None, "deleted", PAGE) if host else [],
         keep_days=DELETED_DAYS, guests=guest_cap() if host else None,
@@ -120,8 +122,7 @@ def manage():
     if row is None:
         abort(404)
     if action == "delete" and request.form.get("confirm") != "yes":
-        return render_template("games/delete.html", row=row, confirm=ConfirmForm(),
-                               keep_days=DELETED_DAYS)
+        return render_template("games/delete.html", row=row, keep_days=DELETED_DAYS)
     get_store().set_shelf(row.id, action)
     flash(SHELF_ACTIONS[action](), "done")
     back = "archived" if request.form.get("shelf") == "archived" else None
