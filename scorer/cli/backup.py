@@ -25,6 +25,7 @@ from scorer.cli.replay import InputError
 from scorer.engine import (
     RuleError,
     checked_parts,
+    end_totals,
     game_to_json,
     load_game,
     parse_game,
@@ -482,7 +483,8 @@ def run_import(args) -> int:
         db = store.connect(target)
         try:
             store.migrate(db)
-            rows = store.Store(db).create_games(logs)
+            rows = store.Store(db).create_games(
+                logs, totals=[end_totals(head, records) for head, records in logs])
         finally:
             db.close()
     except (InputError, OSError, sqlite3.Error, store.LimitError) as err:

@@ -7,6 +7,7 @@ import hashlib
 import io
 import re
 import secrets
+import sqlite3
 from typing import Any
 
 import segno
@@ -17,7 +18,7 @@ from markupsafe import Markup
 
 from scorer.engine import RuleError, Timeline
 from scorer.store import LimitError, StaleError
-from scorer.web import access, deal_input, downloads, page_cache, page_model
+from scorer.web import access, deal_input, downloads, page_cache, page_model, storage
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
 from scorer.web.i18n import lang
@@ -29,6 +30,7 @@ bp = Blueprint("game", __name__, url_prefix="/g")
 FORM_FIELDS = {"declarer", "contract", "dark", "points", "marriages", "no_tricks", "prikup",
                "player", "amount", "reason"}
 MAX_CHANGED_IDS = 60  # keeps the session cookie small
+HISTORY_PAGE = 20  # revisions of a deal shown at once on its edit form
 SID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
@@ -282,6 +284,12 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
     except LimitError as err:
         entry.errors[("top", None)] = _("A game holds at most %(max)d deals.", max=err.limit)
         return show_form(loaded, setup, entry, slot_id, status=422)
+    except sqlite3.Error as err:  # the disk refused: the form again, with what was typed
+        refused = storage.noted(err)
+        if refused is None:
+            raise
+        entry.errors[("disk", None)] = refused[0]  # on top, without "fix what is marked"
+        return show_form(loaded, setup, entry, slot_id, status=refused[1])
     # The page we redirect to needs no replay.
     remember(loaded, version, loaded.slots.after(slot_id, record), checked)
     if slot_id is not None:
@@ -315,9 +323,20 @@ def show_form(loaded: Loaded, setup, entry, slot_id, *, status: int = 200, previ
                if shown(f, seat)],
         focus=deal_input.first_wrong(setup, entry.errors, shown),
         confirm=ConfirmForm(),
-        history=get_store().history(loaded.row.id, slot_id) if slot_id else [],
-        version=loaded.version, fresh=fresh,
+        version=loaded.version, fresh=fresh, **history_page(loaded.row.id, slot_id),
     ), status
+
+
+def history_page(game_id: int, slot_id: int | None) -> dict[str, Any]:
+    """One page of the deal's history (?history=N, 1 = the newest) and its neighbours:
+    a deal toggled 1500 times must not make a page of every revision."""
+    if not slot_id:
+        return {"history": [], "history_pages": 0, "history_at": 1}
+    st = get_store()
+    pages = max(1, -(-st.history_length(game_id, slot_id) // HISTORY_PAGE))
+    at = min(max(request.args.get("history", 1, type=int) or 1, 1), pages)
+    return {"history": st.history(game_id, slot_id, HISTORY_PAGE, (at - 1) * HISTORY_PAGE),
+            "history_pages": pages, "history_at": at}
 
 
 @bp.get("/<token>/preview")
@@ -390,7 +409,10 @@ def change_slot(row, slot_id: int, note: str, base: int | None):
             rules = url_for("rules.edit_rules", token=row.edit_token)
             return deal_input.refusal(err, row.head.get("players", []), lang(), rules,
                                       deal=True), 422
-        version = st.revise_deal(row.id, slot_id, new_record, note)
+        try:
+            version = st.revise_deal(row.id, slot_id, new_record, note)
+        except LimitError as err:
+            return _("A game holds at most %(max)d deals.", max=err.limit), 422
         if key is not None:
             st.note_submission(row.id, key)
     remember(before, version, slots, timeline)
