@@ -15,7 +15,7 @@ from flask_wtf.csrf import CSRFProtect
 from scorer.instance import instance_folder
 from scorer.marks import number, signed
 from scorer.paths import DATABASE_NAME, data_dir
-from scorer.web import db, i18n, protocol_rows
+from scorer.web import assets, db, i18n, protocol_rows
 from scorer.web.page_cache import GZIP_LEVEL
 
 csrf = CSRFProtect()
@@ -82,6 +82,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.init_app(app)
     i18n.init_app(app)
     db.init_app(app)
+    assets.init_app(app)
     # Scores as the PDF writes them: +20, −120 (a real minus sign).
     app.add_template_filter(signed, "signed")
     app.add_template_filter(number, "number")
@@ -150,7 +151,8 @@ MIN_COMPRESSED = 1024  # smaller answers gain nothing worth the header
 
 
 def compressed(response):
-    """Gzip a text answer when the client accepts it (cached pages arrive gzipped already)."""
+    """Gzip a text answer when the client accepts it (cached pages and static files arrive
+    gzipped already)."""
     response.vary.add("Accept-Encoding")
     if (response.direct_passthrough or response.status_code < 200
             or response.status_code in (204, 304) or "Content-Encoding" in response.headers
