@@ -121,6 +121,17 @@ def test_the_head_asks_for_the_stylesheet_first_and_defers_the_script(table):
     assert "<style" not in html and " style=" not in html
 
 
+def test_pages_name_what_their_first_paint_needs_in_a_link_header(table):
+    """The stylesheet and the html.js marker are named as preloads of every full page (the
+    cached game page too), so a browser may fetch them before the body has arrived."""
+    urls = linked(table.client)
+    game = table.new_game()
+    for response in (table.client.get("/"), table.client.get(game), table.client.get(game)):
+        assert response.headers["Link"] == (f"<{urls['app.css']}>; rel=preload; as=style, "
+                                            f"<{urls['js-flag.js']}>; rel=preload; as=script")
+    assert "Link" not in table.client.get(urls["app.css"]).headers
+
+
 LAZY = textwrap.dedent("""
     import sys, tempfile
     from scorer import create_app
