@@ -2,7 +2,7 @@
 
 ``static_url('app.css')`` gives ``/static/app.3f9a1c2b.css``: the name changes whenever
 the content does, so a browser may keep the file for a year without asking again
-(``immutable``), and a page never gets a stylesheet older or newer than itself. The
+(``immutable``), and after an upgrade no page is drawn with the old stylesheet. The
 files are read and compressed once, when the app is made. A page cached before an
 upgrade still asks for an unhashed or older name: it gets today's file, revalidated on
 every use instead of kept, so it is never stuck with the wrong one.
@@ -26,20 +26,18 @@ REVALIDATE = "no-cache"
 COMPRESSIBLE = ("text/", "application/javascript", "image/svg+xml")
 HASHED = re.compile(r"^(?P<stem>.+)\.(?P<digest>[0-9a-f]{8})(?P<ext>\.[A-Za-z0-9]+)$")
 
+
 @dataclass(frozen=True, slots=True)
 class Asset:
-    """One static file: its bytes, their gzip (None when gzip gains nothing), its name."""
+    """One static file: its names, its bytes and their gzip (None when gzip gains nothing);
+    the content digest is also its ETag under the revalidated (unhashed or stale) names."""
 
     name: str
     hashed: str
+    digest: str
     body: bytes
     gzipped: bytes | None
     mimetype: str
-
-    @property
-    def etag(self) -> str:
-        """The content digest, for the revalidated (unhashed or stale) names."""
-        return self.hashed.rsplit(".", 2)[-2]
 
 
 def sources(app: Flask) -> dict[str, Path]:
@@ -58,8 +56,8 @@ def load(name: str, path: Path) -> Asset:
     stem, dot, ext = name.rpartition(".")
     mimetype = mimetypes.guess_type(name)[0] or "application/octet-stream"
     packed = gzip.compress(body, 9, mtime=0) if mimetype.startswith(COMPRESSIBLE) else None
-    return Asset(name, f"{stem}.{digest}{dot}{ext}" if dot else f"{name}.{digest}", body,
-                 packed if packed is not None and len(packed) < len(body) else None, mimetype)
+    return Asset(name, f"{stem}.{digest}{dot}{ext}" if dot else f"{name}.{digest}", digest,
+                 body, packed if packed is not None and len(packed) < len(body) else None, mimetype)
 
 
 class Assets:
@@ -76,7 +74,8 @@ class Assets:
 
 def assets() -> Assets:
     """This app's static files."""
-    return current_app.extensions["scorer_assets"]
+    found: Assets = current_app.extensions["scorer_assets"]
+    return found
 
 
 def static_url(name: str) -> str:
@@ -104,10 +103,10 @@ def answer(asset: Asset, caching: str) -> Response:
     """The file's bytes (gzipped when the client accepts it), or 304 when revalidated."""
     response = Response(mimetype=asset.mimetype)
     response.headers["Cache-Control"] = caching
-    response.set_etag(asset.etag)
+    response.set_etag(asset.digest, weak=True)  # weak: the gzipped bytes share it
     if asset.gzipped is not None:
         response.vary.add("Accept-Encoding")
-    if caching == REVALIDATE and request.if_none_match.contains(asset.etag):
+    if caching == REVALIDATE and request.if_none_match.contains_weak(asset.digest):
         response.status_code = 304
         return response
     if asset.gzipped is not None and request.accept_encodings["gzip"] > 0:
