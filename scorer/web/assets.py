@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Flask, Response, abort, current_app, request
+from flask import Flask, Response, abort, current_app, request, url_for
 
 from scorer.paths import data_dir
 
@@ -69,7 +69,7 @@ class Assets:
 
     def url(self, name: str) -> str:
         """The hashed URL of a static file (KeyError for a file that does not exist)."""
-        return "/static/" + self.by_name[name].hashed
+        return url_for("static", filename=self.by_name[name].hashed)
 
 
 def assets() -> Assets:

@@ -67,6 +67,7 @@ def favicon():
 
 @bp.get("/print.css")
 def print_css():
-    """The game page's print stylesheet; it lives with the PDF sheet so both print alike."""
+    """The print stylesheet at the address pages linked before static files were named by
+    content (pages now link /static/print.<hash>.css); it lives with the PDF sheet."""
     return send_from_directory(data_dir("templates") / "sheet", "print.css", mimetype="text/css",
                                max_age=3600)
