@@ -38,7 +38,7 @@ def linked(client, path: str = "/") -> dict[str, str]:
 def test_pages_link_every_static_file_by_a_name_that_changes_with_its_content(client):
     """Two files of one content share no hash with another content: each name says it."""
     urls = linked(client)
-    assert set(urls) == set(FILES) - {"icon-512.png"}
+    assert set(urls) == set(FILES)
     digests = {name: url.rsplit(".", 2)[1] for name, url in urls.items()}
     assert len(set(digests.values())) == len(digests)
 
@@ -47,7 +47,7 @@ def test_pages_link_every_static_file_by_a_name_that_changes_with_its_content(cl
 def test_a_hashed_name_is_kept_a_year_and_gzipped_when_accepted(client, name):
     """The hashed URL: immutable for a year; gzipped for a client that accepts it (text),
     the file's own bytes for one that does not; both equal the file on disk."""
-    url = linked(client)[name] if name != "icon-512.png" else None
+    url = linked(client)[name]
     on_disk = FILES[name].read_bytes()
     packed = client.get(url, headers={"Accept-Encoding": "gzip"})
     assert packed.status_code == 200
