@@ -184,16 +184,16 @@ def measure(browser, log: dict, rounds: int) -> dict[str, tuple[list[float], lis
     }
     got: dict[str, tuple[list[float], list[float]]] = {n: ([], []) for n in NAMES}
     try:
-        for r in range(rounds):
+        for r in range(-1, rounds):  # round -1 warms the browser up and is not counted
             for which, (page, form, landing) in sites.items():
-                k = 0 if which == "app" else 1
                 phone = Phone(browser)
                 try:
-                    got["first visit"][k].append(phone.visit(page))
-                    got["repeat visit"][k].append(phone.visit(page))
-                    got["tap -> painted"][k].append(phone.tap(form, landing, r % 3))
+                    times = (phone.visit(page), phone.visit(page), phone.tap(form, landing, r % 3))
                 finally:
                     phone.close()
+                for name, took in zip(NAMES, times, strict=True):
+                    if r >= 0:
+                        got[name][0 if which == "app" else 1].append(took)
     finally:
         pipe.send("stop")
         process.join(10)
