@@ -40,6 +40,13 @@ def context():
         return _context
 
 
+def sheet_pdf(game, **options) -> bytes:
+    """The protocol sheet's PDF bytes (run in the child: the server never imports WeasyPrint)."""
+    from scorer.sheet import render_sheet  # preloaded by the forkserver, not by the server
+
+    return render_sheet(game, **options)
+
+
 def _child(pipe, render, log: dict, options: dict, memory: int, seconds: int) -> None:
     """In the child: limit its address space and CPU time, render, send the bytes back."""
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))

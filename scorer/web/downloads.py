@@ -13,9 +13,8 @@ from urllib.parse import quote
 from flask import Flask, Response, abort, current_app, request
 from flask_babel import gettext as _
 
-from scorer import sheet
 from scorer.engine import game_to_json
-from scorer.renders import RenderFailed, render_in_child
+from scorer.renders import RenderFailed, render_in_child, sheet_pdf
 from scorer.store import GameRow
 from scorer.web.access import is_host
 from scorer.web.i18n import lang
@@ -175,7 +174,7 @@ def rendered(game, key: str, **options) -> bytes | None:
                 render_hook()
             config = current_app.config
             data = sheets().put(key, render_in_child(
-                sheet.render_sheet, game_to_json(game), options,
+                sheet_pdf, game_to_json(game), options,
                 seconds=float(config.get("RENDER_SECONDS", RENDER_SECONDS)),
                 memory=int(config.get("RENDER_MEMORY_MB", RENDER_MEMORY_MB)) << 20))
         return data
