@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 from scorer.engine.catalog import Agreements, catalog
 from scorer.engine.errors import RuleError
@@ -80,6 +81,33 @@ class Comparison:
         spec = catalog().agreements.get(err.agreement) if err.agreement else None
         title = f" — {spec.title[lang]}" if spec is not None else ""
         return f"{where}: {who}{text}{title}"
+
+    def to_json(self, lang: str = "ru") -> dict[str, Any]:
+        """The comparison as docs/GAME-FORMAT.md writes it (``python -m scorer compare --json``)."""
+        refused = self.refused
+        return {
+            "base": {"score": list(self.base.score), "winner": self.base.winner},
+            "other": {
+                "score": list(self.other.score), "winner": self.other.winner,
+                "refused": None if refused is None else {
+                    "deal": refused.deal, "message": self.refusal_message(lang)},
+                "ended_at": self.ended_at,
+            },
+            "first_difference": self.first_difference,
+            "rows": [self._row_json(n, lang) for n in range(1, len(self.base.rows) + 1)],
+        }
+
+    def _row_json(self, n: int, lang: str) -> dict[str, Any]:
+        """One row of both replays: delta, score and why of each (other: null past its end)."""
+        base, other = self.pair(n)
+
+        def side(row: Row) -> dict[str, Any]:
+            return {"delta": list(row.delta), "score": list(row.score),
+                    "why": row.why_text(lang)}
+
+        differs = other is not None and (base.delta, base.score) != (other.delta, other.score)
+        return {"n": n, "type": base.type, "differs": differs, "base": side(base),
+                "other": None if other is None else side(other)}
 
 
 def compare(game: Game, other_agreements: Agreements) -> Comparison:
