@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup, escape
 
 from scorer import papers
 from scorer.engine import (
@@ -153,11 +154,15 @@ def page(token: str, editable: bool):
 def result_context(game, result: Comparison, rules_url: str) -> dict[str, Any]:
     """What the result part of the page shows."""
     refused = None
-    if result.refused is not None:
+    err = result.refused
+    if err is not None:
         seat = result.refused_seat()
-        who = game.players[seat] if seat is not None else None
-        refused = {"deal": result.refused.deal, "who": who,
-                   "text": refusal(result.refused, game.players, lang(), rules_url, deal=True)}
+        where = escape(_("Deal %(n)d", n=err.deal))
+        # The web's wording names the player already when the rule is about a seat.
+        if err.seat is None and seat is not None:
+            where += escape(", " + game.players[seat])
+        words = refusal(err, game.players, lang(), rules_url, deal=False)
+        refused = {"deal": err.deal, "text": Markup("%s: %s") % (where, words)}
     return {
         "result": result, "changes": set_differences(game, result.other_agreements),
         "base_winner": winner_name(game, result.base),
