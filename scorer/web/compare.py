@@ -6,7 +6,6 @@ changes nothing. Also the comparison and the rules sheet as PDFs.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 from collections.abc import Mapping
@@ -136,8 +135,10 @@ def page(token: str, editable: bool):
     values = dict(other if other is not None else game.agreements)
     if other is None:  # show what was submitted where it was readable
         for spec in catalog().agreements.values():
-            with contextlib.suppress(ValueError):
+            try:
                 values[spec.id] = agreement_form.read_value(spec, request.args)
+            except ValueError:  # shown back as typed, beside its complaint
+                values[spec.id] = request.args.get(agreement_form.PREFIX + spec.id, "")
     urls = links(row, editable)
     context: dict[str, Any] = {
         "row": row, "game": game, "editable": editable, "urls": urls, "preset": preset,

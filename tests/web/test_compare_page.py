@@ -110,7 +110,7 @@ def test_a_bad_number_is_shown_next_to_its_field(client, game):
     html = client.get(f"/g/{game.edit_token}/compare?" + query(target="abc")).get_data(
         as_text=True)
     assert 'id="result"' not in html
-    assert 'class="error"' in html
+    assert 'class="error"' in html and 'name="ag_target" value="abc"' in html
 
 
 def test_the_pdf_link_keeps_the_query(client, game):
