@@ -5,7 +5,7 @@ import importlib
 import sys
 
 # Each module has ``register(subparsers)``; a subcommand's handler returns the exit code.
-COMMAND_MODULES = ("replay", "serve", "pdf", "backup", "hostkey", "games")
+COMMAND_MODULES = ("replay", "compare", "serve", "pdf", "backup", "hostkey", "games")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,6 +12,7 @@ from scorer.engine.catalog import (
     catalog,
     resolve_agreements,
 )
+from scorer.engine.compare import Comparison, compare
 from scorer.engine.errors import RuleError
 from scorer.engine.names import MAX_NOTES, MAX_PLACE, MAX_REASON, MAX_TITLE, name_key
 from scorer.engine.protocol import BarrelSeat, Event, NextDeal, Protocol, Reason, Row, signed, word
@@ -54,7 +55,8 @@ __all__ = [
     "ADJUSTMENT_REASONS", "FORMAT", "MAX_DEALS", "MAX_NAME", "checked_parts", "load_game",
     "MAX_LOG_BYTES", "MAX_NOTES", "MAX_PLACE", "MAX_REASON", "MAX_TITLE", "name_key",
     "end_totals",
-    "MARRIAGES", "SUITS", "Adjustment", "Agreements", "BarrelSeat", "Catalog", "Event",
+    "MARRIAGES", "SUITS", "Adjustment", "Agreements", "BarrelSeat", "Catalog", "Comparison",
+    "Event", "compare",
     "Game", "Group", "NextDeal", "Play", "Preset", "Prikup", "Protocol", "Raspis",
     "Reason", "Record", "Redeal", "ReplayState", "Row", "RuleError", "Spec", "Timeline",
     "advance",

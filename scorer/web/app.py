@@ -179,12 +179,13 @@ def guard_writes() -> None:
 
 def register_blueprints(app: Flask) -> None:
     """Attach one blueprint per feature."""
-    from scorer.web import errors, game, games, rules, site, storage, view
+    from scorer.web import compare, errors, game, games, rules, site, storage, view
 
     app.register_blueprint(site.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(game.bp)
     app.register_blueprint(view.bp)
     app.register_blueprint(rules.bp)
+    app.register_blueprint(compare.bp)
     errors.init_app(app)
     storage.init_app(app)

@@ -1,0 +1,263 @@
+"""«А если бы…»: a game's deals under another agreement set, beside the real ones.
+
+A GET form (so a comparison is a link to share, and works without JavaScript); it
+changes nothing. Also the comparison and the rules sheet as PDFs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
+from flask_babel import gettext as _
+from markupsafe import Markup, escape
+
+from scorer import papers
+from scorer.engine import (
+    Agreements,
+    Comparison,
+    catalog,
+    compare,
+    game_to_json,
+    resolve_agreements,
+)
+from scorer.renders import RenderFailed, render_in_child
+from scorer.web import access, agreement_form, downloads
+from scorer.web.agreement_form import label_of, loc
+from scorer.web.deal_input import refusal
+from scorer.web.i18n import lang
+from scorer.web.versions import Broken, load
+
+bp = Blueprint("compare", __name__)
+
+
+def loaded_game(token: str, editable: bool):
+    """The game row and its replayed game, or the broken-log page to answer with."""
+    row = access.game_for(token, edit=editable)
+    loaded = load(row)
+    if isinstance(loaded, Broken):
+        return row, None
+    return row, loaded.game
+
+
+def links(row, editable: bool) -> dict[str, str]:
+    """The game's page, rules sheet and this page, on the link the visitor holds."""
+    token = row.edit_token if editable else row.view_token
+    prefix = "edit" if editable else "view"
+    return {"game": url_for("game.page" if editable else "view.page", token=token),
+            "rules": url_for(f"rules.{prefix}_rules", token=token),
+            "compare": url_for(f"compare.{prefix}_compare", token=token),
+            "pdf": url_for(f"compare.{prefix}_compare_pdf", token=token),
+            "token": token}
+
+
+def other_set(game, args: Mapping[str, str]) -> tuple[Agreements | None, str, dict[str, str]]:
+    """The set asked for by the query: (agreements or None, preset, errors by agreement id).
+
+    No query: the game's own set. "Apply preset": that preset as it is (the game's changes
+    dropped). Otherwise the preset plus the fields as submitted.
+    """
+    preset = args.get("preset") or game.agreements.preset
+    if preset not in catalog().presets:
+        preset = game.agreements.preset
+    if not args.get("agreements_shown"):
+        if args.get("preset"):
+            return resolve_agreements(preset), preset, {}
+        return game.agreements, preset, {}
+    if args.get("action") == "preset":
+        return resolve_agreements(preset), preset, {}
+    agreements, errors = agreement_form.parse(args, preset)
+    return agreements, preset, errors
+
+
+def set_differences(game, other: Agreements) -> list[dict[str, Any]]:
+    """Every agreement whose value differs between the game's set and the other set."""
+    out = []
+    for spec in catalog().agreements.values():
+        mine, theirs = game.agreements[spec.id], other[spec.id]
+        if mine != theirs:
+            out.append({"spec": spec, "title": loc(spec.title), "mine": label_of(spec, mine),
+                        "theirs": label_of(spec, theirs)})
+    return out
+
+
+def why_lines(row, seat: int) -> list[dict[str, Any]]:
+    """One seat's reasons in a row, each with the title of the agreement it rests on."""
+    specs = catalog().agreements
+    return [{"text": reason.text(lang(), tags=False),
+             "title": loc(specs[reason.agreement].title) if reason.agreement in specs else None,
+             "agreement": reason.agreement} for reason in row.why[seat]]
+
+
+def row_views(result: Comparison) -> list[dict[str, Any]]:
+    """Every row of the game beside the other replay's row (None past where it stopped)."""
+    differing = set(result.differing)
+    out = []
+    for n in range(1, len(result.base.rows) + 1):
+        base, other = result.pair(n)
+        out.append({"n": n, "differs": n in differing, "stopped": other is None,
+                    "cells": [{"base": (base.delta[s], base.score[s]),
+                               "other": None if other is None else (other.delta[s],
+                                                                     other.score[s])}
+                              for s in range(len(result.game.players))]})
+    return out
+
+
+def parting(result: Comparison) -> dict[str, Any] | None:
+    """The first deal where the replays part, with both «why» texts of every player."""
+    n = result.first_difference
+    if n is None:
+        return None
+    base, other = result.pair(n)
+    assert other is not None  # a difference is only among the rows both have
+    return {"n": n, "players": [
+        {"name": name, "base": (base.delta[s], base.score[s]), "other": (other.delta[s],
+                                                                         other.score[s]),
+         "base_why": why_lines(base, s), "other_why": why_lines(other, s)}
+        for s, name in enumerate(result.game.players)]}
+
+
+def winner_name(game, protocol) -> str | None:
+    """The winner's name, or None."""
+    return None if protocol.winner is None else game.players[protocol.winner]
+
+
+def page(token: str, editable: bool):
+    """The form, prefilled, and (for a set that differs from the game's) the comparison."""
+    row, game = loaded_game(token, editable)
+    if game is None:
+        loaded = load(row)
+        return render_template("game/broken.html", row=row, error=loaded.error), 409
+    other, preset, errors = other_set(game, request.args)
+    values = dict(other if other is not None else game.agreements)
+    if other is None:  # show what was submitted where it was readable
+        for spec in catalog().agreements.values():
+            try:
+                values[spec.id] = agreement_form.read_value(spec, request.args)
+            except ValueError:  # shown back as typed, beside its complaint
+                values[spec.id] = request.args.get(agreement_form.PREFIX + spec.id, "")
+    urls = links(row, editable)
+    context: dict[str, Any] = {
+        "row": row, "game": game, "editable": editable, "urls": urls, "preset": preset,
+        "preset_choices": [(pid, loc(p.title) or pid) for pid, p in catalog().presets.items()],
+        "groups": agreement_form.groups(values, errors), "errors": errors, "result": None,
+        "query": request.query_string.decode("ascii", "replace"),
+    }
+    if other is not None and request.args:
+        result = compare(game, other)
+        context.update(result_context(game, result, urls["rules"]))
+    return render_template("game/compare.html", **context)
+
+
+def result_context(game, result: Comparison, rules_url: str) -> dict[str, Any]:
+    """What the result part of the page shows."""
+    refused = None
+    err = result.refused
+    if err is not None:
+        seat = result.refused_seat()
+        where = escape(_("Deal %(n)d", n=err.deal))
+        # The web's wording names the player already when the rule is about a seat.
+        if err.seat is None and seat is not None:
+            where += escape(", " + game.players[seat])
+        words = refusal(err, game.players, lang(), rules_url, deal=False)
+        refused = {"deal": err.deal, "text": Markup("%s: %s") % (where, words)}
+    return {
+        "result": result, "changes": set_differences(game, result.other_agreements),
+        "base_winner": winner_name(game, result.base),
+        "other_winner": winner_name(game, result.other),
+        "rows": row_views(result), "parting": parting(result), "refused": refused,
+        "ended_at": result.ended_at,
+    }
+
+
+@bp.get("/g/<token>/compare")
+def edit_compare(token: str):
+    """«А если бы…» reached from the scorekeeper's page."""
+    return page(token, editable=True)
+
+
+@bp.get("/v/<token>/compare")
+def view_compare(token: str):
+    """«А если бы…» reached from the read-only page."""
+    return page(token, editable=False)
+
+
+# -- PDFs: rendered in a child process within the sheet's limits, cached by content -----
+
+
+def pdf_response(row, render, game, options: dict[str, Any], name: str) -> Response:
+    """A PDF made by ``render(game, **options)`` in a child process, or a 503 to retry."""
+    log = game_to_json(game)
+    body = json.dumps([log, render.__name__, options], ensure_ascii=False, sort_keys=True)
+    key = hashlib.sha256(body.encode()).hexdigest()
+    data = downloads.sheets().get(key)
+    if data is None:
+        config = current_app.config
+        try:
+            with downloads.render_slot(access.is_host(), request.remote_addr or "") as slot:
+                if slot:
+                    data = downloads.sheets().put(key, render_in_child(
+                        render, log, options,
+                        seconds=float(config.get("RENDER_SECONDS", downloads.RENDER_SECONDS)),
+                        memory=int(config.get("RENDER_MEMORY_MB",
+                                              downloads.RENDER_MEMORY_MB)) << 20))
+        except RenderFailed as failed:
+            current_app.logger.warning("pdf not rendered: %s", failed)
+    if data is None:
+        response = Response(_("Other sheets are being printed; try again in a few seconds."),
+                            status=503, mimetype="text/plain")
+        response.headers["Retry-After"] = str(downloads.RETRY_AFTER)
+        return response
+    response = Response(data, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = downloads.attachment(
+        f"{downloads.stem(row)}-{name}.pdf", downloads.fallback_name(row, "pdf")
+    ).replace("attachment", "inline", 1)
+    return response
+
+
+def compare_pdf(token: str, editable: bool):
+    """The comparison asked for by the query, as a one-page PDF."""
+    row, game = loaded_game(token, editable)
+    if game is None:
+        abort(404)
+    other, _preset, errors = other_set(game, request.args)
+    if other is None:
+        abort(400, "; ".join(errors.values()))
+    options = {"lang": lang(), "preset": other.preset, "overrides": dict(other.overrides)}
+    return pdf_response(row, papers.render_comparison, game, options, "compare")
+
+
+@bp.get("/g/<token>/compare.pdf")
+def edit_compare_pdf(token: str):
+    """The comparison PDF on the edit link."""
+    return compare_pdf(token, editable=True)
+
+
+@bp.get("/v/<token>/compare.pdf")
+def view_compare_pdf(token: str):
+    """The comparison PDF on the read-only link."""
+    return compare_pdf(token, editable=False)
+
+
+def rules_pdf(token: str, editable: bool):
+    """The game's agreement set on paper."""
+    row, game = loaded_game(token, editable)
+    if game is None:
+        abort(404)
+    return pdf_response(row, papers.render_rules, game, {"lang": lang()}, "rules")
+
+
+@bp.get("/g/<token>/rules.pdf")
+def edit_rules_pdf(token: str):
+    """The rules sheet PDF on the edit link."""
+    return rules_pdf(token, editable=True)
+
+
+@bp.get("/v/<token>/rules.pdf")
+def view_rules_pdf(token: str):
+    """The rules sheet PDF on the read-only link."""
+    return rules_pdf(token, editable=False)
+

@@ -1,0 +1,63 @@
+"""«What if…» on a phone (390×844) in a real Chromium: four long names, nothing overflows."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from phone_browser import ARGS, PHONE, served  # noqa: F401  (ARGS: the browser fixture's)
+from test_small_screen import long_game, no_page_overflow, sized
+
+from scorer import create_app, store
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def game_server(tmp_path):
+    """The app on 127.0.0.1 with one stored four-player game; yields (base URL, row)."""
+    app = create_app({"INSTANCE_PATH": str(tmp_path / "instance"), "SECRET_KEY": "s"})
+    log = long_game()
+    games = store.Store(store.connect(app.config["DATABASE"]))
+    row = games.create_game({k: v for k, v in log.items() if k != "deals"}, log["deals"])
+    games.db.close()
+    with served(app) as base:
+        yield base, row
+
+
+def cells_fit(page) -> list[str]:
+    """Every cell and heading of the comparison that is wider than its box."""
+    return page.evaluate("""() => [...document.querySelectorAll(
+        '#compare-rows td, #compare-rows td span, #totals td, #totals th')]
+        .filter(e => e.scrollWidth > e.clientWidth + 1)
+        .map(e => (e.closest('tr') || {}).id + ' ' + e.textContent.trim())""")
+
+
+@pytest.mark.parametrize("js", [True, False])
+def test_compare_from_the_read_only_page_fits_a_phone(browser, game_server, js):
+    """Follow «What if…», switch the bolt penalty off, compare: both totals, highlighted
+    rows, the first parting; no sideways scrolling, no cell wider than its box."""
+    base, row = game_server
+    ctx, page = sized(browser, PHONE, js=js)
+    try:
+        page.goto(f"{base}/v/{row.view_token}")
+        page.click("#compare-link")
+        page.wait_for_url(re.compile(r"/v/[^/]+/compare$"))
+        no_page_overflow(page)
+        page.locator("#compare-form details").nth(0).evaluate("d => d.open = true")
+        page.evaluate("() => document.querySelectorAll('#compare-form details')"
+                      ".forEach(d => d.open = true)")
+        page.select_option("#ag_bolt_penalty", "none")
+        page.click("#compare-form button[value=compare]")
+        page.wait_for_url(re.compile(r"/compare\?"))
+        assert "ag_bolt_penalty=none" in page.url  # the comparison is a link to share
+        assert page.locator("#totals tbody tr").count() == 5  # four players and the winner
+        assert page.locator("#compare-rows tr.differs").count() > 0
+        assert page.locator("#parting").is_visible()
+        no_page_overflow(page)
+        assert cells_fit(page) == []
+        shared = page.url
+        page.goto(shared)  # opened again from the link: the same comparison
+        assert page.locator("#compare-rows tr.differs").count() > 0
+    finally:
+        ctx.close()
