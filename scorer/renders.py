@@ -35,7 +35,7 @@ def context():
     with _context_lock:
         if _context is None:
             ctx = multiprocessing.get_context("forkserver")
-            ctx.set_forkserver_preload(["scorer.renders", "scorer.sheet"])
+            ctx.set_forkserver_preload(["scorer.renders", "scorer.sheet", "scorer.papers"])
             _context = ctx
         return _context
 
@@ -45,6 +45,20 @@ def sheet_pdf(game, **options) -> bytes:
     from scorer.sheet import render_sheet  # preloaded by the forkserver, not by the server
 
     return render_sheet(game, **options)
+
+
+def comparison_paper(game, **options) -> bytes:
+    """The one-page comparison PDF (in the child, like sheet_pdf)."""
+    from scorer.papers import render_comparison
+
+    return render_comparison(game, **options)
+
+
+def rules_paper(game, **options) -> bytes:
+    """The agreement set on paper (in the child, like sheet_pdf)."""
+    from scorer.papers import render_rules
+
+    return render_rules(game, **options)
 
 
 def _child(pipe, render, log: dict, options: dict, memory: int, seconds: int) -> None:

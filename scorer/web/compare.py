@@ -15,7 +15,6 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
-from scorer import papers
 from scorer.engine import (
     Agreements,
     Comparison,
@@ -24,7 +23,7 @@ from scorer.engine import (
     game_to_json,
     resolve_agreements,
 )
-from scorer.renders import RenderFailed, render_in_child
+from scorer.renders import RenderFailed, comparison_paper, render_in_child, rules_paper
 from scorer.web import access, agreement_form, downloads
 from scorer.web.agreement_form import label_of, loc
 from scorer.web.deal_input import refusal
@@ -227,7 +226,7 @@ def compare_pdf(token: str, editable: bool):
     if other is None:
         abort(400, "; ".join(errors.values()))
     options = {"lang": lang(), "preset": other.preset, "overrides": dict(other.overrides)}
-    return pdf_response(row, papers.render_comparison, game, options, "compare")
+    return pdf_response(row, comparison_paper, game, options, "compare")
 
 
 @bp.get("/g/<token>/compare.pdf")
@@ -247,7 +246,7 @@ def rules_pdf(token: str, editable: bool):
     row, game = loaded_game(token, editable)
     if game is None:
         abort(404)
-    return pdf_response(row, papers.render_rules, game, {"lang": lang()}, "rules")
+    return pdf_response(row, rules_paper, game, {"lang": lang()}, "rules")
 
 
 @bp.get("/g/<token>/rules.pdf")
