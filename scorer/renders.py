@@ -14,8 +14,13 @@ from __future__ import annotations
 import multiprocessing
 import resource
 import threading
+import time
+from collections.abc import Callable
 
 from scorer.engine import parse_game
+
+# How often a waiting render asks whether its client is still there (seconds).
+GONE_CHECK = 0.5
 
 _context = None
 _context_lock = threading.Lock()
@@ -77,11 +82,24 @@ def _child(pipe, render, log: dict, options: dict, memory: int, seconds: int) ->
     pipe.send_bytes(b"P" + data)
 
 
-def render_in_child(render, log: dict, options: dict, *, seconds: float, memory: int) -> bytes:
+def wait_for(reader, seconds: float, gone: Callable[[], bool] | None) -> None:
+    """Wait until the child answers (or exits); RenderFailed past ``seconds`` or once
+    nobody waits for the answer any more."""
+    deadline = time.monotonic() + seconds
+    while not reader.poll(max(0.0, min(GONE_CHECK, deadline - time.monotonic()))):
+        if gone is not None and gone():
+            raise RenderFailed("gone")
+        if time.monotonic() >= deadline:
+            raise RenderFailed("time")
+
+
+def render_in_child(render, log: dict, options: dict, *, seconds: float, memory: int,
+                    gone: Callable[[], bool] | None = None) -> bytes:
     """render(parse_game(log), **options) in a child process; RenderFailed if it cannot.
 
     The child is killed once ``seconds`` have passed without an answer; its address space
-    is limited to ``memory`` bytes.
+    is limited to ``memory`` bytes. ``gone`` tells whether the client has hung up: then
+    nobody waits for the sheet, and the child is killed at once.
     """
     ctx = context()
     reader, writer = ctx.Pipe(duplex=False)
@@ -90,8 +108,7 @@ def render_in_child(render, log: dict, options: dict, *, seconds: float, memory:
     child.start()
     writer.close()  # the child holds the only writing end: its exit ends the pipe
     try:
-        if not reader.poll(seconds):
-            raise RenderFailed("time")
+        wait_for(reader, seconds, gone)
         try:
             answer = reader.recv_bytes()
         except EOFError:  # died without a word: killed by a limit, or crashed

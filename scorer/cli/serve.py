@@ -41,7 +41,10 @@ def waitress_options(open_files: int | None = None) -> dict:
             "max_request_header_size": MAX_HEADER_BYTES,
             "connection_limit": connections.connection_limit(files),
             "channel_timeout": CHANNEL_TIMEOUT, "cleanup_interval": CLEANUP_INTERVAL,
-            "asyncore_use_poll": True}
+            "asyncore_use_poll": True,
+            # Keeps reading a connection while its request runs, so a render whose client
+            # hung up is seen (waitress.client_disconnected) and stopped.
+            "channel_request_lookahead": 1}
 
 
 def settle_heap() -> None:

@@ -202,7 +202,8 @@ def pdf_response(row, render, game, options: dict[str, Any], name: str) -> Respo
                         render, log, options,
                         seconds=float(config.get("RENDER_SECONDS", downloads.RENDER_SECONDS)),
                         memory=int(config.get("RENDER_MEMORY_MB",
-                                              downloads.RENDER_MEMORY_MB)) << 20))
+                                              downloads.RENDER_MEMORY_MB)) << 20,
+                        gone=downloads.client_gone()))
         except RenderFailed as failed:
             current_app.logger.warning("pdf not rendered: %s", failed)
     if data is None:

@@ -157,6 +157,13 @@ def render_slot(host: bool, address: str) -> Iterator[bool]:
             yield taken
 
 
+def client_gone():
+    """waitress' test of whether this request's client has hung up (None elsewhere)."""
+    # Given by waitress when channel_request_lookahead > 0 (serve sets it): the channel
+    # keeps reading while the app runs, so it sees the client close its connection.
+    return request.environ.get("waitress.client_disconnected")
+
+
 def rendered(game, key: str, **options) -> bytes | None:
     """The sheet from the cache, else rendered within the limits; None when no slot is free.
 
@@ -176,7 +183,8 @@ def rendered(game, key: str, **options) -> bytes | None:
             data = sheets().put(key, render_in_child(
                 sheet_pdf, game_to_json(game), options,
                 seconds=float(config.get("RENDER_SECONDS", RENDER_SECONDS)),
-                memory=int(config.get("RENDER_MEMORY_MB", RENDER_MEMORY_MB)) << 20))
+                memory=int(config.get("RENDER_MEMORY_MB", RENDER_MEMORY_MB)) << 20,
+                gone=client_gone()))
         return data
 
 

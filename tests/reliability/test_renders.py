@@ -95,29 +95,60 @@ def jar_cookie(browser: Browser) -> str:
 
 
 def test_a_stranger_s_long_renders_neither_block_the_host_nor_outlive_their_limit(tmp_path):
-    """A stranger asks for two sheets of a 1000-deal game and hangs up: the second is refused
+    """A stranger asks for two sheets of a 1000-deal game and waits: the second is refused
     at once (one render per address), the first renders in a child. The host's own 1-deal
     sheet comes back meanwhile from the host's own slot (it used to get 503 while the
     stranger's renders held both slots), and the stranger's child is killed at
-    RENDER_SECONDS = 4 (a render in the server's thread could not be stopped)."""
+    RENDER_SECONDS = 4 (a render in the server's thread could not be stopped) while the
+    stranger is still waiting."""
     server = serve_with(tmp_path / "inst", RENDER_SECONDS=4)
     try:
         long_game = add_game(server.instance, 1000)
         own_game = add_game(server.instance, 1)
-        strangers = [hang_up_after(server.port, long_game + "/sheet.pdf" + q, "127.0.0.5", 1)
+        strangers = [hang_up_after(server.port, long_game + "/sheet.pdf" + q, "127.0.0.5", 30)
                      for q in ("", "?landscape=1")]
-        time.sleep(0.5)  # both requests are in
+        assert started(server), "the stranger's render is running"
         status, body, seconds = host_sheet(server, own_game + "/sheet.pdf")
         assert status == 200 and body.startswith(b"%PDF"), (status, body[:200])
         print(f"the host's sheet came in {seconds:.1f} s beside a stranger's 1000-deal render")
         assert seconds < 30, seconds
-        for thread in strangers:
-            thread.join(10)
-        assert rendering(server.proc.pid), "the stranger's render is running"
         deadline = time.monotonic() + 15
         while rendering(server.proc.pid) and time.monotonic() < deadline:
             time.sleep(0.5)
         assert not rendering(server.proc.pid)
+        assert all(thread.is_alive() for thread in strangers), "the stranger still waits"
+    finally:
+        server.kill()
+
+
+def started(server, seconds: float = 20) -> bool:
+    """Wait until a render child of the server runs (the forkserver starts on first use)."""
+    deadline = time.monotonic() + seconds
+    while not rendering(server.proc.pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def test_a_render_nobody_waits_for_is_stopped_when_its_client_hangs_up(tmp_path):
+    """A stranger asks for the sheet of a 2000-deal game and closes the tab once it renders:
+    the child rendering it is killed within seconds of the hang-up, long before the time
+    limit (120 s here), so nobody's abandoned renders keep the machine busy."""
+    server = serve_with(tmp_path / "inst", RENDER_SECONDS=120)
+    try:
+        game = add_game(server.instance, 2000)
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10,
+                                      source_address=("127.0.0.6", 0)) as sock:
+            sock.sendall(f"GET {game}/sheet.pdf HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                         .encode())
+            assert started(server), "the stranger's render is running"
+        hung_up = time.monotonic()
+        while rendering(server.proc.pid) and time.monotonic() < hung_up + 20:
+            time.sleep(0.2)
+        stopped = time.monotonic() - hung_up
+        print(f"the abandoned render stopped {stopped:.1f} s after the hang-up")
+        assert not rendering(server.proc.pid) and stopped < 6, stopped
     finally:
         server.kill()
 
