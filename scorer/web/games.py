@@ -23,7 +23,7 @@ from scorer.web.agreement_form import loc
 from scorer.web.db import get_store
 from scorer.web.forms import MIN_PLAYERS, ImportForm, NewGameForm
 from scorer.web.i18n import lang
-from scorer.web.replay_cache import load
+from scorer.web.versions import Broken, load
 
 bp = Blueprint("games", __name__)
 
@@ -63,7 +63,7 @@ def list_totals(rows) -> dict[int, tuple[int | None, list | None]]:
             out[row.id] = found[1:]
             continue
         loaded = load(row)
-        protocol = loaded.protocol
+        protocol = None if isinstance(loaded, Broken) else loaded.protocol
         winner = protocol.winner if protocol else None
         score = list(protocol.score) if protocol else None
         fresh.append((row.id, loaded.version, winner, score))
