@@ -90,6 +90,13 @@ def m003_submission_ids(db: Database) -> None:
     )
 
 
+@migrations()
+def m004_submission_versions(db: Database) -> None:
+    """The game version each stored form left, so a page's chain of waiting writes can
+    follow its own last write even though the form was filled in before it."""
+    db["submissions"].add_column("version", int)
+
+
 def now() -> str:
     """The current UTC time as an ISO string."""
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -495,10 +502,19 @@ class Store:
                                 [game_id, sid]).fetchone()
         return found is not None
 
-    def note_submission(self, game_id: int, sid: str) -> None:
-        """Remember a stored form's one-time id (call inside writing(), with the write)."""
-        self.db.execute("insert or ignore into submissions (game_id, sid, created)"
-                        " values (?, ?, ?)", [game_id, sid, now()])
+    def note_submission(self, game_id: int, sid: str, version: int | None = None) -> None:
+        """Remember a stored form's one-time id and the version it left (call inside
+        writing(), with the write)."""
+        self.db.execute("insert or ignore into submissions (game_id, sid, created, version)"
+                        " values (?, ?, ?, ?)", [game_id, sid, now(), version])
+
+    def submission_version(self, game_id: int, sid: str) -> int | None:
+        """The version a stored form with this one-time id (any body) left, or None."""
+        # Keys are "sid:digest"; the bare id is matched by prefix (no LIKE: "_" is in ids).
+        found = self.db.execute(
+            "select version from submissions where game_id = ? and substr(sid, 1, ?) = ?",
+            [game_id, len(sid) + 1, sid + ":"]).fetchone()
+        return found[0] if found else None
 
     def last_record(self, game_id: int, slot: int) -> dict | None:
         """The newest non-empty record of a deal slot (what a restore brings back)."""
