@@ -38,6 +38,9 @@
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
 
+  // Where a form posts (form.action would be its button named "action").
+  function target(form) { return new URL(form.getAttribute("action") || "", location.href).href; }
+
   function setField(form, name, value) {
     var input = form.querySelector("input[type=hidden][name=" + name + "]");
     if (!input) {
@@ -247,7 +250,7 @@
     var form = ev.target;
     // A tap while the first one is on its way was already stopped by app.js: one deal.
     if (ev.defaultPrevented || form.dataset.native === "1") { return; }
-    if (!form.matches("form[method=post]") || !WRITE.test(new URL(form.action).pathname)) { return; }
+    if (!form.matches("form[method=post]") || !WRITE.test(new URL(target(form)).pathname)) { return; }
     var submitter = ev.submitter;
     if (submitter && submitter.value === "preview") { return; }
     ev.preventDefault();
@@ -258,7 +261,7 @@
     if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
     var body = [];
     data.forEach(function (v, k) { body.push([k, String(v)]); });
-    var entry = { sid: data.get("sid"), game: game, url: form.action, body: body,
+    var entry = { sid: data.get("sid"), game: game, url: target(form), body: body,
                   page: location.href.split("#")[0], label: describe(form, submitter),
                   status: "waiting", made: Date.now() };
     if (waiting.length) { queue(entry, form, front); flush(); return; }
@@ -287,7 +290,7 @@
     var skip = { csrf_token: 1, version: 1, sid: 1, after: 1, action: 1 };
     // The form it came from: same address, and a field for everything it said.
     var form = Array.prototype.filter.call(document.querySelectorAll("form[method=post]"), function (f) {
-      return f.action === entry.url && entry.body.every(function (p) { return skip[p[0]] || f.elements[p[0]]; });
+      return target(f) === entry.url && entry.body.every(function (p) { return skip[p[0]] || f.elements[p[0]]; });
     })[0];
     if (!form) { return; }
     Array.prototype.forEach.call(form.elements, function (el) {
