@@ -123,11 +123,15 @@ def test_a_waiting_edit_that_became_stale_is_kept_and_shown(live_server, phone):
     page.locator("#outbox .outbox-item.refused").wait_for()
     assert "Ничего не сохранено" in page.locator("#outbox .outbox-item .error").inner_text()
     assert len(waiting(page)) == 1 and waiting(page)[0]["status"] == "refused"
-    page.goto(game)
-    assert page.locator(WAITING).inner_text() == "Не отправлено: 1"  # on every page of it
-    assert protocol(page) == ["Аня 100", "Борис 100"]
-    page.click("#outbox a.outbox-open")
-    page.wait_for_url(re.compile(r"/deal/\d+$"))
+    tab = page.context.new_page()  # every page of the game shows it
+    tab.goto(game)
+    assert tab.locator(WAITING).inner_text() == "Не отправлено: 1"
+    assert protocol(tab) == ["Аня 100", "Борис 100"]
+    tab.close()
+    # Opened again on the form it came from, loaded before the other phone saved.
+    with page.expect_navigation():
+        page.click("#outbox a.outbox-open")
+    page.wait_for_load_state()
     assert page.input_value("#contract") == "110"  # what was typed, back in the form
     assert waiting(page) == []
     page.click("#save")

@@ -61,11 +61,13 @@
     if (late) { headers["X-Outbox"] = "1"; }
     var ctl = window.AbortController ? new AbortController() : null;
     var t = setTimeout(function () { if (ctl) { ctl.abort(); } }, TIMEOUT);
-    return fetch(entry.url, { method: "POST", body: body, headers: headers,
+    // The redirect is not followed here: the game page it leads to shows a change summary
+    // once, and the browser's own visit must be the one that shows it.
+    return fetch(entry.url, { method: "POST", body: body, headers: headers, redirect: "manual",
                               credentials: "same-origin", signal: ctl ? ctl.signal : undefined })
       .then(function (r) {
         clearTimeout(t);
-        if (r.ok) { return { kind: "ok", url: r.url }; }
+        if (r.type === "opaqueredirect" || r.ok) { return { kind: "ok" }; }
         if (r.status >= 502 && r.status <= 504) { return { kind: "network" }; }  // a proxy's
         return r.text().then(function (html) { return { kind: "refused", text: refusal(html, r.status) }; });
       }, function () { clearTimeout(t); return { kind: "network" }; });
@@ -175,6 +177,14 @@
     open.className = "button outbox-open";
     open.href = e.page + "#outbox-" + e.sid;
     open.textContent = say("open");
+    // On the very page it came from only the fragment would change: load it afresh (a
+    // fresh base version too).
+    open.addEventListener("click", function (ev) {
+      if (open.pathname !== location.pathname || open.search !== location.search) { return; }
+      ev.preventDefault();
+      history.replaceState(null, "", open.href);
+      location.reload();
+    });
     li.appendChild(open);
     // Dropping what was typed is the user's decision, asked twice.
     var drop = button(say("drop"), null, function () {
@@ -266,7 +276,7 @@
                   status: "waiting", made: Date.now() };
     if (waiting.length) { queue(entry, form, front); flush(); return; }
     send(entry, false).then(function (res) {
-      if (res.kind === "ok") { location.assign(res.url); return; }
+      if (res.kind === "ok") { location.assign(game); return; }  // where every save lands
       if (res.kind === "refused") {
         // Refused at once: let the browser post it and show the form with its errors.
         form.dataset.native = "1";
