@@ -6,6 +6,12 @@ The game is dealt from real shuffled cards (tests/engine/strategies.py). It is k
 below the target on purpose: a declarer at 700 or more bids above what he will take,
 so high scores come down through failed contracts and barrel falls and the game never
 ends. This is a record of speed, not a timed test.
+
+Deals per second move with the machine and its load, so the replay is also timed
+against a floor in the same run: a fixed pure-Python scoring of the same records
+(reading each record, a loop over the seats with a few branches, a new row of tuples,
+running totals), timed alternately with the replay. The ratio replay / floor is the
+figure to compare between runs and machines.
 """
 
 from __future__ import annotations
@@ -89,12 +95,20 @@ def main(argv: list[str] | None = None) -> int:
     # Five runs of --repeat replays each: on a shared machine one run swings by up to 2x
     # with the other processes, so the median run is the figure, with the slowest and
     # the fastest beside it (CPU time too: the wall clock also counts other processes).
-    runs = sorted(_timed(lambda: replay(game), args.repeat) for _ in range(5))
+    runs, floors = [], []
+    for _ in range(5):  # replay and floor alternate, so both see the same load
+        runs.append(_timed(lambda: replay(game), args.repeat))
+        floors.append(_timed(lambda: floor(log), args.repeat))
     walls = sorted(deals / w for w, _ in runs)
     cpus = sorted(deals / c for _, c in runs)
     print(f"replay: 5 runs of {args.repeat} x {len(log['deals'])} deals: median "
           f"{walls[2]:,.0f} deals/s (wall), {cpus[2]:,.0f} (CPU); slowest run {walls[0]:,.0f}, "
           f"fastest {walls[-1]:,.0f} (wall); goal 60,000")
+    ratios = sorted(c / f for (_, c), (_, f) in zip(runs, floors, strict=True))
+    floor_cpu = sorted(deals / c for _, c in floors)
+    print(f"floor (fixed pure-Python scoring of the same records): median "
+          f"{floor_cpu[2]:,.0f} deals/s (CPU); replay / floor: median {ratios[2]:.2f}x "
+          f"(runs from {ratios[0]:.2f}x to {ratios[-1]:.2f}x)")
     wall, cpu = _timed(lambda: replay(game).to_json("ru"), args.repeat)
     print(f"replay + protocol JSON with why texts: {deals / wall:,.0f} deals/s (wall), "
           f"{deals / cpu:,.0f} deals/s (CPU)")
@@ -106,6 +120,31 @@ def main(argv: list[str] | None = None) -> int:
     print(f"advance the kept state of deal {kept.deals} by one: {wall / 2000 * 1e6:.1f} µs (wall), "
           f"{cpu / 2000 * 1e6:.1f} µs (CPU)")
     return 0
+
+
+def floor(log: dict) -> list[tuple]:
+    """A fixed pure-Python workload shaped like a replay, to time it against: per record
+    a few dict reads, a loop over the seats with branches and arithmetic, and a new row
+    of tuples with the running totals. It scores nothing by the rules."""
+    n = len(log["players"])
+    totals = (0,) * n
+    rows = []
+    for number, record in enumerate(log["deals"], 1):
+        kind = record["type"]
+        delta = [0] * n
+        if kind in ("play", "raspis"):
+            declarer, contract = record["declarer"], record["contract"]
+            points = record.get("points") or [0] * n
+            declared = sum(len(m) for m in (record.get("marriages") or {}).values()) * 40
+            made = kind == "play" and (points[declarer] or 0) + declared >= contract
+            for seat in range(n):
+                if seat == declarer:
+                    delta[seat] = contract if made else -contract
+                elif points[seat] is not None:
+                    delta[seat] = ((points[seat] or 0) + 2) // 5 * 5
+        totals = tuple(t + d for t, d in zip(totals, delta, strict=True))
+        rows.append((number, kind, tuple(delta), totals, max(totals) >= 880))
+    return rows
 
 
 def _timed(work, repeat: int) -> tuple[float, float]:

@@ -1,33 +1,39 @@
-"""Latency of the table app against floors, served by waitress on loopback.
+"""An evening at the club: what the phones at several tables wait for, against floors.
 
-For each game size (deals of a real card-dealt game: marriages, bolts, the barrel,
-from benchmarks/games.py) it measures, interleaved with its floor in one run:
+    python benchmarks/web.py [--sizes 200 1000] [--rounds 6] [--deals 5]
 
-* the game page, warm (cached) and cold (every cache emptied before the request),
-  against a bare Flask route that returns the same number of bytes;
-* the deal form (rendered on every GET: its defaults follow the game's state), against
-  a bare route that returns the form's bytes;
-* posting a deal followed by the GET of the page the browser is redirected to, against
-  a floor that does one durable SQLite INSERT (WAL, synchronous=FULL, a kept
-  connection) and a redirect to the bare page.
+Four tables play at once (2, 3, 4 and 3 players), each on a card-dealt game of the
+given size with every kind of record (benchmarks/games.py: marriages, bolts, the
+barrel, golden and dark deals, concessions, redeals, adjustments, the 4-player talon).
+At each table one phone keeps the score: it opens the deal form, asks the live preview
+(for a played deal), posts the table's next real record and follows the redirect to the
+game page; then a second phone opens the game page (cached by now). Two more phones
+follow the read-only link, polling it with If-None-Match as the page's script does:
+304 while nothing changed, the page of the new version after a deal.
 
-Both floors run the app's session cookie and CSRF middleware (CSRFProtect, the signed
-session); clients send ``Accept-Encoding: gzip`` like a browser. The app and the floor
-are served from a second process, so the clients (the phones) never compete with the
-server for its interpreter lock. It prints p50 and p99, their ratios to the floor, and
-the log-log slope of the p50 from the smallest to the largest size (flat cost per deal:
-slope near 0), with the floor's slope (the machine's drift during the run) and that of
-the ratio (the app's own, drift taken out).
+The floor is the same evening against a bare Flask app with the app's session cookie
+and CSRF middleware: pages of the same bytes (gzipped like them), a preview of the same
+bytes, a POST that makes one durable SQLite INSERT (WAL, synchronous=FULL) and
+redirects, and a read-only page that answers 304 to its current ETag. App and floor
+alternate in rounds of ``--deals`` deals per table; both are served by waitress (the
+app with serve's settings) in a second process, whose CPU time is read around each
+round and printed per deal posted, beside the floor's.
 
-    python benchmarks/web.py [--clients 2] [--requests 60] [--sizes 50 200 1000]
+It prints p50 and p99 of each request kind with their ratios to the floor's, holds
+POST + GET and the first poll of a new version to 3x the floor at p99, and prints the
+log-log slope of each p50 from the smallest to the largest size (flat cost per deal:
+slope near 0), with the floor's (the machine's drift) and that of the ratio.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import http.client
+import logging
 import math
 import multiprocessing
+import os
 import re
 import sqlite3
 import statistics
@@ -36,37 +42,34 @@ import tempfile
 import threading
 import time
 import urllib.parse
+from email.message import Message
 from pathlib import Path
 
-from flask import Flask, redirect, session
+from flask import Flask, redirect, request, session
 from flask_wtf.csrf import CSRFProtect, generate_csrf
 from waitress import create_server
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from games import card_dealt  # noqa: E402
+from games import evening_game, form_fields  # noqa: E402
 
 from scorer import create_app  # noqa: E402
-from scorer.cli.serve import settle_heap  # noqa: E402
-from scorer.engine import parse_game, replay  # noqa: E402
+from scorer.cli.serve import settle_heap, waitress_options  # noqa: E402
 from scorer.web.db import get_store  # noqa: E402
-from scorer.web.lru import clear_caches  # noqa: E402
 
-THREADS = 8
-NAMES = ("page warm", "page cold", "deal form", "POST", "POST + GET")
+PLAYERS = (2, 3, 4, 3)  # the tables of the evening
+POLLERS = 2  # read-only phones per table
+NAMES = ("deal form", "preview", "POST", "POST + GET", "page again", "poll: new version",
+         "poll: 304")
+GOALS = {"POST + GET": 3.0, "poll: new version": 3.0}  # at p99, times the floor
 CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 VERSION_RE = re.compile(r'name="version" value="(\d+)"')
 
 
-def serve(app) -> tuple[object, int]:
-    """Serve an app with waitress on loopback in a thread; return (server, port)."""
-    server = create_server(app, host="127.0.0.1", port=0, threads=THREADS)
-    threading.Thread(target=server.run, daemon=True).start()
-    return server, server.effective_port
-
-
 def percentile(values: list[float], p: float) -> float:
-    """The p-th percentile (nearest rank), in milliseconds."""
+    """The p-th percentile (nearest rank), in milliseconds (NaN for no values)."""
+    if not values:
+        return math.nan
     ordered = sorted(values)
     rank = max(0, min(len(ordered) - 1, math.ceil(p / 100 * len(ordered)) - 1))
     return ordered[rank] * 1000
@@ -79,35 +82,40 @@ class Client:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         self.cookie = ""
 
-    def request(self, method: str, path: str, body: str | None = None) -> tuple[int, bytes,
-                                                                                  str]:
-        """Send one request; return status, body bytes and Location."""
-        headers = {"Accept-Encoding": "gzip"}
+    def request(self, method: str, path: str, body: str | None = None,
+                headers: dict | None = None) -> tuple[int, bytes, Message]:
+        """Send one request; return status, body bytes and the response headers."""
+        sent = {"Accept-Encoding": "gzip", **(headers or {})}
         if self.cookie:
-            headers["Cookie"] = self.cookie
+            sent["Cookie"] = self.cookie
         if body is not None:
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        self.conn.request(method, path, body=body, headers=headers)
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        self.conn.request(method, path, body=body, headers=sent)
         response = self.conn.getresponse()
         data = response.read()
         cookie = response.getheader("Set-Cookie")
         if cookie:
             self.cookie = cookie.split(";", 1)[0]
-        return response.status, data, response.getheader("Location") or ""
+        return response.status, data, response.headers  # (names in any case)
 
-    def text(self, path: str) -> str:
-        """A page as text (asked without gzip, to read its form fields)."""
-        self.conn.request("GET", path, headers={"Cookie": self.cookie} if self.cookie else {})
-        response = self.conn.getresponse()
-        data = response.read().decode()
-        cookie = response.getheader("Set-Cookie")
-        if cookie:
-            self.cookie = cookie.split(";", 1)[0]
-        return data
+    def timed(self, method: str, path: str, body: str | None = None,
+              headers: dict | None = None) -> tuple[float, int, bytes, Message]:
+        """One request and its wall time in seconds."""
+        start = time.perf_counter()
+        status, data, got = self.request(method, path, body, headers)
+        return time.perf_counter() - start, status, data, got
+
+    def close(self) -> None:
+        """Hang up."""
+        self.conn.close()
 
 
-def floor_app(page_bytes: bytes, form_bytes: bytes, db_path: str) -> Flask:
-    """The floor: session + CSRF like the app, pages of the same bytes, one INSERT."""
+# -- the servers' process -------------------------------------------------------------
+
+
+def floor_app(pages: list[dict[str, bytes]], db_path: str) -> Flask:
+    """The floor: session + CSRF like the app; for each table, its pages' bytes, a POST
+    that makes one durable INSERT, and a read-only page with an ETag per version."""
     app = Flask("floor")
     app.config.update(SECRET_KEY="floor", WTF_CSRF_TIME_LIMIT=None,
                       SESSION_COOKIE_SAMESITE="Lax", SESSION_REFRESH_EACH_REQUEST=False)
@@ -117,241 +125,263 @@ def floor_app(page_bytes: bytes, form_bytes: bytes, db_path: str) -> Flask:
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("create table if not exists deals (id integer primary key, body text)")
     lock = threading.Lock()
+    versions = [1] * len(pages)
 
-    @app.get("/page")
-    def page():
-        """The same bytes as the real page (gzipped like it), after touching the session."""
+    def sent(body: bytes, kind: str = "text/html; charset=utf-8", **headers):
+        """The same bytes as the app's answer, gzipped like it."""
+        return body, 200, {"Content-Type": kind, "Content-Encoding": "gzip", **headers}
+
+    @app.get("/f/<int:t>/deal")
+    def deal_form(t: int):
+        """The deal form's bytes, after touching the session and signing a token."""
         session.get("tokens")
-        generate_csrf()
-        return page_bytes, 200, {"Content-Type": "text/html; charset=utf-8",
-                                 "Content-Encoding": "gzip"}
+        return sent(pages[t]["form"], **{"X-Csrf": generate_csrf()})
 
-    @app.get("/deal-form")
-    def deal_form():
-        """The same bytes as the real deal form (gzipped like it), after the session."""
+    @app.get("/f/<int:t>/preview")
+    def preview(t: int):
+        """The preview's bytes."""
         session.get("tokens")
-        generate_csrf()
-        return form_bytes, 200, {"Content-Type": "text/html; charset=utf-8",
-                                 "Content-Encoding": "gzip"}
+        return sent(pages[t]["preview"], "application/json")
 
-    @app.get("/form")
-    def form():
-        """A form with a CSRF token, to post to /post."""
-        return f'<input name="csrf_token" type="hidden" value="{generate_csrf()}">' \
-               '<input name="version" value="1">'
-
-    @app.post("/post")
-    def post():
-        """One durable INSERT on a kept connection, then the redirect."""
+    @app.post("/f/<int:t>/deal")
+    def post(t: int):
+        """One durable INSERT on a kept connection, a new version, then the redirect."""
         with lock:
-            conn.execute("insert into deals (body) values (?)", ["{}"])
-        return redirect("/page")
+            conn.execute("insert into deals (body) values (?)", [request.form.get("version")])
+            versions[t] += 1
+        return redirect(f"/f/{t}/page")
+
+    @app.get("/f/<int:t>/page")
+    def page(t: int):
+        """The game page's bytes, after the session."""
+        session.get("tokens")
+        generate_csrf()
+        return sent(pages[t]["page"])
+
+    @app.get("/f/<int:t>/view")
+    def view(t: int):
+        """The read-only page: 304 to its current ETag, else its bytes."""
+        tag = f'W/"{versions[t]}"'
+        if request.headers.get("If-None-Match") == tag:
+            return "", 304, {"ETag": tag}
+        return sent(pages[t]["view"], ETag=tag)
 
     return app
 
 
-def run_clients(clients: list[Client], job) -> list[float]:
-    """Run job(client, index) -> latencies in parallel threads; collect every latency."""
-    results: list[list[float]] = [[] for _ in clients]
-    errors: list[BaseException] = []
-    barrier = threading.Barrier(len(clients))
-
-    def worker(i: int) -> None:
-        try:
-            barrier.wait()
-            results[i] = job(clients[i], i)
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-            barrier.abort()
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(clients))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
-    return [x for r in results for x in r]
+def serve(app, **options) -> tuple[object, int]:
+    """Serve a WSGI app with waitress on loopback in a thread; return (server, port)."""
+    server = create_server(app, host="127.0.0.1", port=0, **options)
+    threading.Thread(target=server.run, daemon=True).start()
+    return server, server.effective_port
 
 
-FORGET = "/__bench__/forget"
+def table_pages(client, game, record: dict) -> dict[str, bytes]:
+    """The app's answers for one table, gzipped, for the floor to send the same bytes."""
+    fields = {"version": str(game.version), **form_fields(record)}
+    got = {"page": client.get(f"/g/{game.edit_token}"),
+           "form": client.get(f"/g/{game.edit_token}/deal"),
+           "preview": client.get(f"/g/{game.edit_token}/preview?"
+                                 + urllib.parse.urlencode({**fields, "action": "play"},
+                                                          doseq=True)),
+           "view": client.get(f"/v/{game.view_token}")}
+    assert all(r.status_code == 200 for r in got.values())
+    return {k: gzip.compress(r.data, 3, mtime=0) for k, r in got.items()}
 
 
-def forgetting(app):
-    """The app's WSGI callable, plus one benchmark-only path that empties every cache."""
-    inner = app.wsgi_app
-
-    def wsgi(environ, start_response):
-        """FORGET: clear the caches (as after a restart); anything else: the app."""
-        if environ.get("PATH_INFO") == FORGET:
-            clear_caches(app)
-            start_response("204 No Content", [])
-            return [b""]
-        return inner(environ, start_response)
-
-    return wsgi
-
-
-def server_side(log: dict, clients: int, pipe) -> None:
-    """The server process: the app with one game per client and the floor, both served by
-    waitress; sends (port, floor port, edit tokens) and serves until told to stop."""
+def server_side(logs: list[dict], pipe) -> None:
+    """The servers' process: the app with one game per table and the floor made from its
+    pages, both served by waitress; sends the ports and links, serves until told."""
     instance = tempfile.mkdtemp(prefix="scorer-bench-")
     app = create_app({"INSTANCE_PATH": instance, "SECRET_KEY": "bench",
                       "HOST_KEY": "bench" * 5})
-    head = {k: v for k, v in log.items() if k != "deals"}
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # a busy evening is the point
+    games, pages = [], []
     with app.app_context():
-        games = [get_store().create_game(head, log["deals"]) for _ in range(clients)]
-    app.wsgi_app = forgetting(app)
-    server, port = serve(app)
-    probe = Client(port)  # the floor pages get the bytes of the real ones, gzipped
-    status, body, _ = probe.request("GET", f"/g/{games[0].edit_token}")
-    assert status == 200, status
-    status, form, _ = probe.request("GET", f"/g/{games[0].edit_token}/deal")
-    assert status == 200, status
-    probe.conn.close()
-    floor_server, floor_port = serve(floor_app(body, form, str(Path(instance) / "f.db")))
+        for log, _next in logs:
+            head = {k: v for k, v in log.items() if k != "deals"}
+            games.append(get_store().create_game(head, log["deals"]))
+    probe = app.test_client()
+    for game, (_log, upcoming) in zip(games, logs, strict=True):
+        pages.append(table_pages(probe, game, next(r for r in upcoming if r["type"] == "play")))
+    server, port = serve(app, **waitress_options())
+    floor, floor_port = serve(floor_app(pages, str(Path(instance) / "floor.db")),
+                              threads=waitress_options()["threads"])
     settle_heap()  # as `python -m scorer serve` does before it serves
-    pipe.send((port, floor_port, [g.edit_token for g in games], len(body), len(form)))
-    pipe.recv()  # until the clients are done
+    pipe.send((port, floor_port, [(g.edit_token, g.view_token) for g in games]))
+    pipe.recv()  # until the phones are done
     server.close()
-    floor_server.close()
+    floor.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# -- the phones -------------------------------------------------------------------------
 
 
 class Table:
-    """The clients of one game size: one game and one keep-alive connection per client to
-    the app, one per client to the floor. Both servers run in another process, as the
-    phones do: a client thread in the server's interpreter would compete with it for
-    the interpreter lock and add its own waits to every request it times."""
+    """One table's phones against one server (the app or the floor)."""
 
-    def __init__(self, log: dict, clients: int):
-        self.pipe, there = multiprocessing.Pipe()
-        self.process = multiprocessing.get_context("fork").Process(
-            target=server_side, args=(log, clients, there), daemon=True)
-        self.process.start()
-        port, floor_port, self.tokens, self.page_size, self.form_size = self.pipe.recv()
-        self.clients = [Client(port) for _ in range(clients)]
-        self.versions = []
-        for client, token in zip(self.clients, self.tokens, strict=True):
-            html = client.text(f"/g/{token}/deal")
-            self.versions.append([int(VERSION_RE.search(html).group(1)),
-                                  CSRF_RE.search(html).group(1)])
-        self.warm()
-        self.floor_clients = [Client(floor_port) for _ in range(clients)]
-        self.floor_tokens = [CSRF_RE.search(c.text("/form")).group(1)
-                             for c in self.floor_clients]
+    def __init__(self, port: int, paths: dict[str, str], records: list[dict], floor: bool):
+        self.paths, self.records, self.floor = paths, records, floor
+        self.writer, self.second = Client(port), Client(port)
+        self.pollers = [Client(port) for _ in range(POLLERS)]
+        self.etags: list[str | None] = [None] * POLLERS
+        self.times: dict[str, list[float]] = {n: [] for n in NAMES}
+        self.posted = 0
+
+    def deal(self) -> None:
+        """One deal at the table: form, preview, POST + GET, a second phone's GET."""
+        took, status, data, headers = self.writer.timed("GET", self.paths["form"])
+        assert status == 200, status
+        self.times["deal form"].append(took)
+        record = self.records[self.posted]
+        if self.floor:
+            version, token = "1", headers["X-Csrf"]
+        else:
+            html = self.plain(data, headers)
+            version, token = VERSION_RE.search(html)[1], CSRF_RE.search(html)[1]
+        fields = {"version": version, **form_fields(record)}
+        if record["type"] == "play":
+            query = urllib.parse.urlencode({**fields, "action": "play"}, doseq=True)
+            took, status, _, _ = self.writer.timed("GET", f"{self.paths['preview']}?{query}")
+            assert status == 200, status
+            self.times["preview"].append(took)
+        body = urllib.parse.urlencode({"csrf_token": token, **fields}, doseq=True)
+        start = time.perf_counter()
+        status, data, headers = self.writer.request("POST", self.paths["form"], body)
+        if status != 302:
+            raise RuntimeError(f"POST deal {self.posted}: HTTP {status} {data[:300]!r}")
+        self.times["POST"].append(time.perf_counter() - start)
+        where = urllib.parse.urlsplit(headers["Location"]).path
+        status, _, _ = self.writer.request("GET", where)
+        self.times["POST + GET"].append(time.perf_counter() - start)
+        assert status == 200, status
+        self.posted += 1
+        took, status, _, _ = self.second.timed("GET", where)
+        assert status == 200, status
+        self.times["page again"].append(took)
+
+    @staticmethod
+    def plain(data: bytes, headers: Message) -> str:
+        """A page's text, unzipped if it came gzipped."""
+        return (gzip.decompress(data) if headers.get("Content-Encoding") == "gzip"
+                else data).decode()
+
+    def poll(self, i: int) -> None:
+        """One poll of the read-only link, with the ETag of the page this phone shows."""
+        client, tag = self.pollers[i], self.etags[i]
+        took, status, _, headers = client.timed(
+            "GET", self.paths["view"], headers={"If-None-Match": tag} if tag else None)
+        if status == 304:
+            self.times["poll: 304"].append(took)
+            return
+        assert status == 200, status
+        if tag is not None:  # the phone's first load is not a poll
+            self.times["poll: new version"].append(took)
+        self.etags[i] = headers.get("ETag")
 
     def close(self) -> None:
-        """Hang up every client, then stop both servers and their process."""
-        for client in (*self.clients, *self.floor_clients):
-            client.conn.close()
-        time.sleep(0.2)  # let waitress see the hang-ups before its sockets go
-        self.pipe.send("stop")
-        self.process.join(10)
-
-    def empty_caches(self, client: Client) -> None:
-        """Forget every cached replay, page, chart and row (as after a restart)."""
-        status, _, _ = client.request("GET", FORGET)
-        assert status == 204, status
-
-    def warm(self) -> None:
-        """One untimed GET of every game page: the cold runs empty every cache (other
-        clients' too), and a warm measurement must not pay for their last replay."""
-        for client, token in zip(self.clients, self.tokens, strict=True):
-            status, _, _ = client.request("GET", f"/g/{token}")
-            assert status == 200, status
-
-    def gets(self, client: Client, path: str, n: int, cold: bool = False) -> list[float]:
-        """n timed GETs of a path (cold: every cache emptied, untimed, before each)."""
-        out = []
-        for _ in range(n):
-            if cold:
-                self.empty_caches(client)
-            start = time.perf_counter()
-            status, _, _ = client.request("GET", path)
-            out.append(time.perf_counter() - start)
-            assert status == 200, status
-        return out
-
-    def post(self, client: Client, i: int, n: int, follow: bool = True) -> list[float]:
-        """n timed (POST a deal, GET the page it redirects to); follow=False: the POST
-        alone (the GET is made untimed, as the next POST's base)."""
-        out = []
-        path = f"/g/{self.tokens[i]}/deal"
-        for k in range(n):
-            version, token = self.versions[i]
-            body = urllib.parse.urlencode({  # a failed 100: every seat is active with 3
-                "csrf_token": token, "version": str(version), "action": "play",
-                "declarer": str(k % 3), "contract": "100",
-                "points_0": "40", "points_1": "40", "points_2": "40"})
-            start = time.perf_counter()
-            status, data, where = client.request("POST", path, body)
-            if status != 302:
-                raise RuntimeError(f"POST: HTTP {status} {data[:300]!r}")
-            if not follow:
-                out.append(time.perf_counter() - start)
-            status, _, _ = client.request("GET", urllib.parse.urlsplit(where).path)
-            if follow:
-                out.append(time.perf_counter() - start)
-            assert status == 200
-            self.versions[i][0] = version + 1
-        return out
-
-    def floor_post(self, client: Client, i: int, n: int, follow: bool = True) -> list[float]:
-        """n timed (POST one INSERT, GET the floor page); follow=False: the POST alone."""
-        out = []
-        body = urllib.parse.urlencode({"csrf_token": self.floor_tokens[i], "version": "1"})
-        for _ in range(n):
-            start = time.perf_counter()
-            status, _, where = client.request("POST", "/post", body)
-            assert status == 302, status
-            if not follow:
-                out.append(time.perf_counter() - start)
-            client.request("GET", urllib.parse.urlsplit(where).path)
-            if follow:
-                out.append(time.perf_counter() - start)
-        return out
+        """Hang up every phone."""
+        for client in (self.writer, self.second, *self.pollers):
+            client.close()
 
 
-def interleaved(table: Table, rounds: int, per_round: int, real, floor) -> tuple[list, list]:
-    """Alternate the real job and its floor in small batches; all latencies of each."""
-    got_real, got_floor = [], []
-    for _ in range(rounds):
-        got_floor += run_clients(table.floor_clients, lambda c, i: floor(c, i, per_round))
-        got_real += run_clients(table.clients, lambda c, i: real(c, i, per_round))
-    return got_real, got_floor
+def evening(tables: list[Table], deals: int, think: float, poll_every: float) -> None:
+    """Every table plays ``deals`` deals at once while its pollers poll; wait for all."""
+    done = threading.Event()
+    errors: list[BaseException] = []
+
+    def guarded(work):
+        """Run work, keeping its first error for the caller."""
+        def run():
+            try:
+                work()
+            except BaseException as exc:  # noqa: BLE001 - re-raised below
+                errors.append(exc)
+                done.set()
+        return run
+
+    def writer(table: Table):
+        """The scorekeeper's phone."""
+        def work():
+            for _ in range(deals):
+                if done.is_set():
+                    return
+                table.deal()
+                time.sleep(think)
+        return work
+
+    def poller(table: Table, i: int):
+        """A watcher's phone, until the writers are done (and once more after)."""
+        def work():
+            while not done.is_set():
+                table.poll(i)
+                done.wait(poll_every)
+            table.poll(i)
+        return work
+
+    writers = [threading.Thread(target=guarded(writer(t))) for t in tables]
+    pollers = [threading.Thread(target=guarded(poller(t, i)))
+               for t in tables for i in range(POLLERS)]
+    for thread in (*pollers, *writers):
+        thread.start()
+    for thread in writers:
+        thread.join()
+    done.set()
+    for thread in pollers:
+        thread.join()
+    if errors:
+        raise errors[0]
 
 
-def measure(log: dict, args) -> dict[str, tuple]:
-    """Every measurement for one game size: {name: (p50, p99, floor p50, floor p99, n)}."""
-    table = Table(log, args.clients)
-    out = {}
+def measure(size: int, args) -> dict:
+    """One size: the evening against the app and the floor in alternating rounds."""
+    posts = args.rounds * args.deals
+    logs = []
+    for i, players in enumerate(PLAYERS):
+        full = evening_game(size + posts, players, seed=1 + i)
+        logs.append(({**full, "deals": full["deals"][:size]}, full["deals"][size:]))
+    pipe, there = multiprocessing.Pipe()
+    process = multiprocessing.get_context("fork").Process(
+        target=server_side, args=(logs, there), daemon=True)
+    process.start()
+    port, floor_port, links = pipe.recv()
+    apps = [Table(port, {"form": f"/g/{edit}/deal", "preview": f"/g/{edit}/preview",
+                         "view": f"/v/{view}"}, upcoming, floor=False)
+            for (edit, view), (_, upcoming) in zip(links, logs, strict=True)]
+    floors = [Table(floor_port, {"form": f"/f/{t}/deal", "preview": f"/f/{t}/preview",
+                                 "view": f"/f/{t}/view"}, upcoming, floor=True)
+              for t, (_, upcoming) in enumerate(logs)]
+    cpu = {"app": 0.0, "floor": 0.0}
     try:
-        rounds, per = max(1, args.requests // 5), 5
-
-        def floor_page(client: Client, _i: int, n: int) -> list[float]:
-            """n timed GETs of the floor's page."""
-            return table.gets(client, "/page", n)
-
-        plans = (
-            ("page warm", lambda c, i, n: table.gets(c, f"/g/{table.tokens[i]}", n),
-             floor_page, rounds, per),
-            ("page cold", lambda c, i, n: table.gets(c, f"/g/{table.tokens[i]}", n, cold=True),
-             floor_page, max(1, rounds // 3), 2),
-            ("deal form", lambda c, i, n: table.gets(c, f"/g/{table.tokens[i]}/deal", n),
-             lambda c, _i, n: table.gets(c, "/deal-form", n), rounds, per),
-            ("POST", lambda c, i, n: table.post(c, i, n, False),
-             lambda c, i, n: table.floor_post(c, i, n, False), rounds, per),
-            ("POST + GET", table.post, table.floor_post, rounds, per),
-        )
-        for name, real, floor, r, p in plans:
-            table.warm()
-            got, base = interleaved(table, r, p, real, floor)
-            out[name] = (percentile(got, 50), percentile(got, 99),
-                         percentile(base, 50), percentile(base, 99), len(got))
-        out["bytes"] = table.page_size
-        out["form bytes"] = table.form_size
+        for group in (apps, floors):  # each phone's first load (not timed)
+            for table in group:
+                for i in range(POLLERS):
+                    table.poll(i)
+        for _ in range(args.rounds):
+            for name, group in (("floor", floors), ("app", apps)):
+                before = cpu_seconds(process.pid)
+                evening(group, args.deals, args.think / 1000, args.poll / 1000)
+                cpu[name] += cpu_seconds(process.pid) - before
     finally:
-        table.close()
+        for table in (*apps, *floors):
+            table.close()
+        time.sleep(0.2)  # let waitress see the hang-ups before its sockets go
+        pipe.send("stop")
+        process.join(10)
+    out = {}
+    for name in NAMES:
+        got = [x for t in apps for x in t.times[name]]
+        base = [x for t in floors for x in t.times[name]]
+        out[name] = (percentile(got, 50), percentile(got, 99), percentile(base, 50),
+                     percentile(base, 99), len(got))
+    deals = sum(t.posted for t in apps)
+    out["cpu"] = (cpu["app"] / deals * 1000, cpu["floor"] / deals * 1000)
     return out
 
 
@@ -365,34 +395,36 @@ def slope(sizes: list[int], costs: list[float]) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Build the game, measure each size, print the table and the slopes."""
+    """Measure each size; print the table, the goals, the server CPU and the slopes."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", type=int, default=2)
-    parser.add_argument("--requests", type=int, default=60,
-                        help="per client and measurement (cold: a third); with 2 clients "
-                             "and 60, a p99 is the second slowest of 120, not the slowest")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[50, 200, 1000])
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[200, 1000])
+    parser.add_argument("--rounds", type=int, default=6,
+                        help="rounds of app then floor (default 6)")
+    parser.add_argument("--deals", type=int, default=5, help="deals per table and round")
+    parser.add_argument("--think", type=float, default=50,
+                        help="ms a scorekeeper waits between deals (default 50)")
+    parser.add_argument("--poll", type=float, default=100,
+                        help="ms between a watcher's polls (default 100)")
     args = parser.parse_args(argv)
-
-    started = time.perf_counter()
-    full = card_dealt(max(args.sizes) + args.requests * 2, args.seed)  # room for the posts
-    print(f"card-dealt game built in {time.perf_counter() - started:.0f} s; "
-          f"{args.clients} concurrent loopback clients, waitress with {THREADS} threads, "
-          f"~{args.requests} requests per client and measurement, interleaved with the floor")
-    print(f"{'deals':>6} {'measurement':12} {'kB':>6} {'p50 ms':>8} {'p99 ms':>8} "
-          f"{'floor p50':>9} {'floor p99':>9} {'x p50':>6} {'x p99':>6} {'n':>5}")
+    print(f"{len(PLAYERS)} tables at once ({', '.join(map(str, PLAYERS))} players), each a "
+          f"scorekeeper and {POLLERS} watchers polling every {args.poll:.0f} ms; "
+          f"{args.rounds} rounds of {args.deals} deals per table, app and floor alternating")
+    print(f"{'deals':>6} {'measurement':18} {'p50 ms':>8} {'p99 ms':>8} {'floor p50':>9} "
+          f"{'floor p99':>9} {'x p50':>6} {'x p99':>6} {'n':>5}  goal")
     results = {}
     for size in args.sizes:
-        log = {**full, "deals": full["deals"][:size]}
-        assert replay(parse_game(log)).winner is None
-        results[size] = found = measure(log, args)
+        results[size] = found = measure(size, args)
         for name in NAMES:
             p50, p99, f50, f99, n = found[name]
-            size_kb = found["form bytes" if name == "deal form" else "bytes"] / 1024
-            print(f"{size:>6} {name:12} {size_kb:>6.1f} {p50:>8.2f} {p99:>8.2f} "
-                  f"{f50:>9.2f} {f99:>9.2f} {p50 / f50:>6.1f} {p99 / f99:>6.1f} {n:>5}",
-                  flush=True)
+            goal = GOALS.get(name)
+            mark = "" if goal is None else (
+                f"p99 <= {goal:.0f}x: " + ("met" if p99 / f99 <= goal else "MISSED"))
+            print(f"{size:>6} {name:18} {p50:>8.2f} {p99:>8.2f} {f50:>9.2f} {f99:>9.2f} "
+                  f"{p50 / f50:>6.1f} {p99 / f99:>6.1f} {n:>5}  {mark}", flush=True)
+        app_cpu, floor_cpu = found["cpu"]
+        print(f"{size:>6} server CPU per deal (every request of the evening): "
+              f"{app_cpu:.1f} ms, floor {floor_cpu:.1f} ms, {app_cpu / floor_cpu:.1f}x",
+              flush=True)
     if len(args.sizes) > 1:
         # The floor costs the same at every size, so its slope is the machine's drift
         # during the run; the slope of app / floor is the app's own, drift taken out.

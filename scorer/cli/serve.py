@@ -38,7 +38,7 @@ def waitress_options() -> dict:
 def settle_heap() -> None:
     """Collect once, then freeze what start-up built, so full collections skip it.
 
-    Start-up leaves some 80 000 objects (Flask, Jinja, WeasyPrint, the catalog) that live as
+    Start-up leaves tens of thousands of objects (Flask, Jinja, the catalog) that live as
     long as the process; every full collection walked them all, 50-80 ms on a small
     machine, and stalled whichever request was running. Frozen, a full pass walks only
     what the evening adds (the games being played). Full passes also come ten times less
@@ -102,8 +102,8 @@ def run(args) -> int:
     """Create the instance on first start, listen, print the link and QR, and serve."""
     # create_app() reads $SCORER_INSTANCE: the same folder the other commands resolve.
     os.environ["SCORER_INSTANCE"] = str(instance_folder(args.instance))
-    # Imported here: the app pulls in WeasyPrint and the blueprints (a second), which every
-    # other command would pay for too, since the parser loads this module.
+    # Imported here: the app pulls in Flask, Jinja and the blueprints, which every other
+    # command would pay for too, since the parser loads this module.
     from waitress import create_server
 
     from scorer import store

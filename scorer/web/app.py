@@ -15,7 +15,7 @@ from flask_wtf.csrf import CSRFProtect
 from scorer.instance import instance_folder
 from scorer.marks import number, signed
 from scorer.paths import DATABASE_NAME, data_dir
-from scorer.web import db, downloads, i18n, versions
+from scorer.web import assets, db, downloads, i18n, versions
 from scorer.web.page_cache import GZIP_LEVEL
 
 csrf = CSRFProtect()
@@ -84,6 +84,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     db.init_app(app)
     versions.init_app(app)
     downloads.init_app(app)
+    assets.init_app(app)
     # Scores as the PDF writes them: +20, −120 (a real minus sign).
     app.add_template_filter(signed, "signed")
     app.add_template_filter(number, "number")
@@ -151,7 +152,8 @@ MIN_COMPRESSED = 1024  # smaller answers gain nothing worth the header
 
 
 def compressed(response):
-    """Gzip a text answer when the client accepts it (cached pages arrive gzipped already)."""
+    """Gzip a text answer when the client accepts it (cached pages and static files arrive
+    gzipped already)."""
     response.vary.add("Accept-Encoding")
     if (response.direct_passthrough or response.status_code < 200
             or response.status_code in (204, 304) or "Content-Encoding" in response.headers

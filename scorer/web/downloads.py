@@ -11,7 +11,6 @@ from urllib.parse import quote
 from flask import Flask, Response, abort, current_app, request
 from flask_babel import gettext as _
 
-from scorer import sheet
 from scorer.engine import game_to_json
 from scorer.store import GameRow
 from scorer.web.i18n import lang
@@ -116,7 +115,11 @@ def rendered(game, key: str, **options) -> bytes | None:
         if data is None:
             if render_hook is not None:
                 render_hook()
-            data = sheets().put(key, sheet.render_sheet(game, **options))
+            # Imported on the first sheet asked for: WeasyPrint takes half a second to
+            # import, which a server would otherwise pay before its first page.
+            from scorer.sheet import render_sheet
+
+            data = sheets().put(key, render_sheet(game, **options))
         return data
     finally:
         _renders.release()

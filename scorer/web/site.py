@@ -8,6 +8,7 @@ from flask import Blueprint, current_app, redirect, request, send_from_directory
 from flask_babel import gettext as _
 
 from scorer.paths import data_dir
+from scorer.web.assets import static_url
 from scorer.web.i18n import COOKIE, LANGUAGES
 
 bp = Blueprint("site", __name__)
@@ -45,11 +46,11 @@ def manifest():
         "background_color": "#ffffff",
         "theme_color": "#14532d",
         "icons": [
-            {"src": url_for("static", filename="icon-192.png"), "sizes": "192x192",
+            {"src": static_url("icon-192.png"), "sizes": "192x192",
              "type": "image/png"},
-            {"src": url_for("static", filename="icon-512.png"), "sizes": "512x512",
+            {"src": static_url("icon-512.png"), "sizes": "512x512",
              "type": "image/png"},
-            {"src": url_for("static", filename="icon.svg"), "sizes": "any",
+            {"src": static_url("icon.svg"), "sizes": "any",
              "type": "image/svg+xml"},
         ],
     }
@@ -61,11 +62,12 @@ def manifest():
 @bp.get("/favicon.ico")
 def favicon():
     """Browsers ask for this path; point them at the icon."""
-    return redirect(url_for("static", filename="icon-192.png"))
+    return redirect(static_url("icon-192.png"))
 
 
 @bp.get("/print.css")
 def print_css():
-    """The game page's print stylesheet; it lives with the PDF sheet so both print alike."""
+    """The print stylesheet at the address pages linked before static files were named by
+    content (pages now link /static/print.<hash>.css); it lives with the PDF sheet."""
     return send_from_directory(data_dir("templates") / "sheet", "print.css", mimetype="text/css",
                                max_age=3600)

@@ -132,10 +132,12 @@ def test_game_page_embeds_the_chart_and_print_css(table):
     """The game page carries the chart inline and links the print style sheet."""
     html = table.client.get(played(table)).get_data(as_text=True)
     assert '<section class="chart" id="chart"><svg' in html
-    assert '<link rel="stylesheet" media="print" href="/print.css">' in html
-    css = table.client.get("/print.css")
+    link = re.search(r'<link rel="stylesheet" media="print" href="(/static/print\.\w+\.css)">',
+                     html)
+    css = table.client.get(link.group(1))
     assert css.status_code == 200 and css.mimetype == "text/css"
     assert b"@media print" in css.data
+    assert table.client.get("/print.css").data == css.data  # as linked by older pages
 
 
 def test_rules_sheet_highlights_differences_from_classic(table):
