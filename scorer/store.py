@@ -109,6 +109,12 @@ def m004_archive_delete_guests(db: Database) -> None:
     db.execute("alter table games add column guest integer not null default 0")
 
 
+def m005_submission_versions(db: Database) -> None:
+    """The game version each stored form left, so a page's chain of waiting writes can
+    follow its own last write even though the form was filled in before it."""
+    db["submissions"].add_column("version", int)
+
+
 def now() -> str:
     """The current UTC time as an ISO string."""
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -634,21 +640,30 @@ class Store:
                                 [game_id, sid]).fetchone()
         return found is not None
 
-    def note_submission(self, game_id: int, sid: str) -> None:
-        """Remember a stored form's one-time id (call inside writing(), with the write) and
-        forget the game's older ones past KEEP_SUBMISSIONS.
+    def note_submission(self, game_id: int, sid: str, version: int | None = None) -> None:
+        """Remember a stored form's one-time id and the version it left (call inside
+        writing(), with the write), and forget the game's older ones past KEEP_SUBMISSIONS.
 
         Forgetting is safe: a repeated form carries the version it was filled in for, which
         its first post moved on, so without its id it is refused as stale (409, nothing
         stored) by the version check in the same transaction; the id only lets a double
-        tap or a re-send be answered as done. It is never what stops a second record.
+        tap or a re-send be answered as done. It is never what stops a second record. A
+        page's chain of waiting writes follows its own last write, always among the newest.
         """
-        self.db.execute("insert or ignore into submissions (game_id, sid, created)"
-                        " values (?, ?, ?)", [game_id, sid, now()])
+        self.db.execute("insert or ignore into submissions (game_id, sid, created, version)"
+                        " values (?, ?, ?, ?)", [game_id, sid, now(), version])
         self.db.execute(
             "delete from submissions where game_id = ? and rowid not in (select rowid"
             " from submissions where game_id = ? order by rowid desc limit ?)",
             [game_id, game_id, KEEP_SUBMISSIONS])
+
+    def submission_version(self, game_id: int, sid: str) -> int | None:
+        """The version a stored form with this one-time id (any body) left, or None."""
+        # Keys are "sid:digest"; the bare id is matched by prefix (no LIKE: "_" is in ids).
+        found = self.db.execute(
+            "select version from submissions where game_id = ? and substr(sid, 1, ?) = ?",
+            [game_id, len(sid) + 1, sid + ":"]).fetchone()
+        return found[0] if found else None
 
     def last_record(self, game_id: int, slot: int) -> dict | None:
         """The newest non-empty record of a deal slot (what a restore brings back)."""

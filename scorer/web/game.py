@@ -176,6 +176,26 @@ def based_on(values) -> int | None:
     return int(text) if re.fullmatch(r"[0-9]{1,15}", text) else None
 
 
+def chained_base(row, loaded: Version, slot_id: int | None) -> int | None:
+    """The version a posted write counts as filled in for.
+
+    Its own, unless the page wrote it while earlier writes were waiting (no connection):
+    then it follows the page's last waiting write (``after``, that write's one-time id),
+    and is current if that write was stored last. A new record the page's outbox sends
+    late (header ``X-Outbox``) is appended even if someone else saved meanwhile; an edit,
+    delete or restore on a stale base is still refused.
+    """
+    base = based_on(request.form)
+    if base == loaded.version:
+        return base
+    after = str(request.form.get("after", ""))
+    if SID.fullmatch(after) and get_store().submission_version(row.id, after) == loaded.version:
+        return loaded.version
+    if slot_id is None and request.headers.get("X-Outbox") == "1":
+        return loaded.version
+    return base
+
+
 def stale_text(base: int | None, loaded: Version) -> str:
     """Why a write based on an older (or unknown) state of the game was refused."""
     if base is None:
@@ -215,6 +235,7 @@ def post_deal(row, slot_id: int | None):
         return redirect(landing(row))
     if isinstance(loaded, Broken):
         return broken(loaded)
+    base = chained_base(row, loaded, slot_id)
     if base != loaded.version:
         return refuse_stale(loaded, slot_id, base)
     if slot_id is None and loaded.protocol.winner is not None:
@@ -276,7 +297,7 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
                 version = st.revise_deal(row.id, slot_id, record, "edit",
                                          based_on=loaded.version)
             if key is not None:
-                st.note_submission(row.id, key)
+                st.note_submission(row.id, key, version)
     except StaleError:
         if repeated(row):
             return redirect(landing(row))
@@ -395,7 +416,7 @@ def change_slot(row, slot_id: int, note: str, base: int | None):
         slot = next((s for s in before.slots.every if s.id == slot_id), None)
         if slot is None:
             abort(404)
-        if base != before.version:
+        if base != before.version and chained_base(row, before, slot_id) != before.version:
             return stale_text(base, before), 409
         new_record = None if note == "delete" else st.last_record(row.id, slot_id)
         if (slot.record is None) == (new_record is None):  # already deleted, or live
@@ -414,7 +435,7 @@ def change_slot(row, slot_id: int, note: str, base: int | None):
         except LimitError as err:
             return _("A game holds at most %(max)d deals.", max=err.limit), 422
         if key is not None:
-            st.note_submission(row.id, key)
+            st.note_submission(row.id, key, version)
     remember(before, version, slots, timeline)
     note_changes(before, load(row), note, slot_id)
     return None

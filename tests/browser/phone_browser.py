@@ -28,9 +28,10 @@ def open_form(page, link="#record-deal"):
 
 
 @contextmanager
-def served(app):
-    """Serve the app with waitress on 127.0.0.1 and a free port, in a thread; yield its URL."""
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+def served(app, port: int = 0):
+    """Serve the app with waitress on 127.0.0.1 and a free port (or this one), in a thread;
+    yield its URL."""
+    server = create_server(app, host="127.0.0.1", port=port, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:

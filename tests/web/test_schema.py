@@ -39,9 +39,9 @@ SCHEMA = {
         "foreign_keys": [("game_id", "games", "id")],
         "indexes": [],
     },
-    "submissions": {  # one-time ids of write forms already stored
+    "submissions": {  # one-time ids of write forms already stored, and the version each left
         "columns": [("game_id", "INTEGER", True, True), ("sid", "TEXT", True, True),
-                    ("created", "TEXT", True, False)],
+                    ("created", "TEXT", True, False), ("version", "INTEGER", False, False)],
         "foreign_keys": [("game_id", "games", "id")],
         "indexes": [(("game_id", "sid"), True)],
     },

@@ -19,6 +19,7 @@ from scorer.web.app import CONTENT_SECURITY_POLICY
 STATIC = Path(__file__).resolve().parents[2] / "scorer" / "web" / "static"
 LINKED = re.compile(r'(?:href|src)="(/static/[^"]+)"')
 FILES = {"app.css": STATIC / "app.css", "app.js": STATIC / "app.js",
+         "outbox.js": STATIC / "outbox.js",
          "js-flag.js": STATIC / "js-flag.js", "icon.svg": STATIC / "icon.svg",
          "icon-192.png": STATIC / "icon-192.png",
          "print.css": data_dir("templates") / "sheet" / "print.css"}
@@ -116,7 +117,7 @@ def test_the_head_asks_for_the_stylesheet_first_and_defers_the_script(table):
     assert 'rel="stylesheet"' in tags[0] and "app." in tags[0]
     assert "js-flag." in tags[1]
     scripts = re.findall(r"<script\b[^>]*>", html)
-    assert [("defer" in s) for s in scripts] == [False, True]
+    assert [("defer" in s) for s in scripts] == [False, True, True]  # app.js, outbox.js
     assert not re.search(r"<script\b[^>]*>\s*[^<\s]", html)  # every script is a file
     assert "<style" not in html and " style=" not in html
 

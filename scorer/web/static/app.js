@@ -208,11 +208,27 @@
   function poll(live) {
     var seconds = Math.max(5, parseInt(live.dataset.poll, 10) || 5); // never more often than every 5 s
     var etag = live.dataset.etag || null;
+    var lastOk = new Date();
+    // Old totals must not pass for current ones: a failed poll says so above the page,
+    // with the time of the last answer, until a poll gets through again.
+    function reachable(ok) {
+      var box = document.getElementById("offline");
+      if (ok) { lastOk = new Date(); if (box) { box.remove(); } return; }
+      if (!box) {
+        box = document.createElement("p");
+        box.id = "offline"; box.className = "offline error"; box.setAttribute("role", "status");
+        live.parentNode.insertBefore(box, live);
+      }
+      var words = document.getElementById("offline-words");
+      var hm = lastOk.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      box.textContent = (words ? words.dataset.lost : "").replace("{time}", hm);
+    }
     function tick() {
       var headers = { "Accept": "text/html" };
       if (etag) { headers["If-None-Match"] = etag; }
       fetch(location.href, { headers: headers, cache: "no-store" })
         .then(function (r) {
+          reachable(r.status < 500);
           if (r.status === 304 || !r.ok) { return null; }
           etag = r.headers.get("ETag") || etag;
           return r.text();
@@ -229,7 +245,7 @@
           localTimes(live);
           $all("details", live).forEach(function (d, i) { if (open[i]) { d.open = true; } });
         })
-        .catch(function () {})
+        .catch(function () { reachable(false); })
         .then(function () { setTimeout(tick, seconds * 1000); });
     }
     setTimeout(tick, seconds * 1000);
