@@ -109,6 +109,7 @@ def m004_archive_delete_guests(db: Database) -> None:
     db.execute("alter table games add column guest integer not null default 0")
 
 
+@migrations()
 def m005_submission_versions(db: Database) -> None:
     """The game version each stored form left, so a page's chain of waiting writes can
     follow its own last write even though the form was filled in before it."""
