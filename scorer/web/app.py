@@ -94,7 +94,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     return app
 
 
-# -- Content-Security-Policy and token-free logs (issue 9, item 7) ----------------------
+# -- Content-Security-Policy and token-free logs ------------------------------------------
 
 
 # No page has an inline <script>, <style>, style= or on…= handler, so the policy needs
