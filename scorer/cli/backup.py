@@ -10,20 +10,33 @@ other commands' (``COMMAND: FIELD: TEXT``), and exit status 2; nothing is half-d
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
 import sqlite3
 import sys
 import zipfile
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlite_utils import Database
 
 from scorer import store
 from scorer.cli.replay import InputError
 from scorer.engine import RuleError, checked_parts, game_to_json, load_game, parse_game
 from scorer.engine.texts import N_
 from scorer.instance import database
+
+if TYPE_CHECKING:
+    from scorer.cli import Subparsers
+
+# A table column as the schema checks compare it: name, declared type, not null, primary key.
+Column = tuple[str, str, int, int]
+# A game log as JSON data (docs/GAME-FORMAT.md).
+Log = dict[str, Any]
 
 # A zip member larger than this is no game log (2000 deals are well under 1 MB).
 MAX_MEMBER_BYTES = 16 * 1024 * 1024
@@ -34,7 +47,7 @@ MAX_TOTAL_BYTES = 256 * 1024 * 1024
 TABLES = {"games", "deals", "revisions"}
 
 
-def register(subparsers) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add ``backup``, ``export-all``, ``restore`` and ``import``: one file argument each,
     plus --instance and --lang."""
     commands = (
@@ -111,7 +124,7 @@ def copy_database(source: Path, target: Path) -> None:
         src.close()
 
 
-def check_integrity(db, path: Path) -> None:
+def check_integrity(db: Database, path: Path) -> None:
     """Refuse a database that fails SQLite's integrity check."""
     result = [r[0] for r in db.execute("PRAGMA integrity_check").fetchall()]
     if result != ["ok"]:
@@ -119,7 +132,7 @@ def check_integrity(db, path: Path) -> None:
         raise InputError(str(path), N_("integrity check failed: {found}"), found=found)
 
 
-def written_atomically(target: Path, write) -> None:
+def written_atomically(target: Path, write: Callable[[Path], None]) -> None:
     """Write to a temporary name beside target, then rename: no half-written file."""
     part = target.with_name(target.name + ".part")
     for leftover in (part, Path(f"{part}-wal"), Path(f"{part}-shm")):
@@ -131,7 +144,7 @@ def written_atomically(target: Path, write) -> None:
         part.unlink(missing_ok=True)
 
 
-def run_backup(args) -> int:
+def run_backup(args: argparse.Namespace) -> int:
     """Copy the live database to a new file."""
     try:
         source = existing_database(args.instance)
@@ -148,7 +161,7 @@ def count_games(path: Path) -> int:
     """How many games a database file holds."""
     db = store.connect(path)
     try:
-        return db.execute("select count(*) from games").fetchone()[0]
+        return int(db.execute("select count(*) from games").fetchone()[0])
     finally:
         db.close()
 
@@ -170,12 +183,12 @@ def check_backup(path: Path) -> int:
             raise InputError(str(path), N_("not a scorer backup (no table {tables})"),
                              tables=tables)
         check_schema_version(db, path)
-        return db.execute("select count(*) from games").fetchone()[0]
+        return int(db.execute("select count(*) from games").fetchone()[0])
     finally:
         db.close()
 
 
-def check_schema_version(db, path: Path) -> None:
+def check_schema_version(db: Database, path: Path) -> None:
     """Refuse a backup whose schema has migrations this version does not know (a newer app)."""
     known = {m.name for m in store.migrations._migrations}
     applied = set()
@@ -189,7 +202,7 @@ def check_schema_version(db, path: Path) -> None:
                          names=", ".join(unknown))
 
 
-def reference_schema() -> dict[str, list[tuple]]:
+def reference_schema() -> dict[str, list[Column]]:
     """Columns (name, type, not null, primary key) of every table of a freshly made database."""
     import tempfile
 
@@ -203,7 +216,7 @@ def reference_schema() -> dict[str, list[tuple]]:
             db.close()
 
 
-def table_columns(db, tables) -> dict[str, list[tuple]]:
+def table_columns(db: Database, tables: Iterable[str]) -> dict[str, list[Column]]:
     """Columns (name, declared type, not null, primary key) of these tables."""
     return {t: [(c[1], c[2].upper(), c[3], c[5]) for c in
                 db.execute(f"PRAGMA table_info([{t}])").fetchall()] for t in tables}
@@ -214,7 +227,7 @@ def table_columns(db, tables) -> dict[str, list[tuple]]:
 _STORAGE = {"INTEGER": "integer", "TEXT": "text"}
 
 
-def check_restored_schema(db, path: Path) -> None:
+def check_restored_schema(db: Database, path: Path) -> None:
     """Refuse a migrated copy whose tables, columns or stored values differ from the app's."""
     expected = reference_schema()
     found = table_columns(db, expected)
@@ -253,7 +266,7 @@ def prepared_copy(source: Path, part: Path) -> None:
         db.close()
 
 
-def run_restore(args) -> int:
+def run_restore(args: argparse.Namespace) -> int:
     """Replace the instance's database with a backup, keeping a copy of the old one.
 
     The backup is copied to a ``.part`` file beside the database, checked and migrated
@@ -299,7 +312,7 @@ def run_restore(args) -> int:
     return 0
 
 
-def game_logs(path: Path) -> list[tuple[int, dict]]:
+def game_logs(path: Path) -> list[tuple[int, Log]]:
     """(game id, GAME-FORMAT log) of every stored game, oldest first, from one snapshot."""
     st = store.Store(store.connect(path))
     try:
@@ -310,7 +323,7 @@ def game_logs(path: Path) -> list[tuple[int, dict]]:
         st.db.close()
 
 
-def export_log(log: dict) -> dict:
+def export_log(log: Log) -> Log:
     """A stored game's GAME-FORMAT log, normalised by the engine when it parses."""
     try:
         return game_to_json(parse_game(log))
@@ -318,14 +331,14 @@ def export_log(log: dict) -> dict:
         return log  # a log that no longer parses is still exported as it is stored
 
 
-def member_name(game_id: int, log: dict) -> str:
+def member_name(game_id: int, log: Log) -> str:
     """A zip member name: the game id, then the title or the players."""
     label = log.get("title") or "-".join(str(p) for p in log.get("players", []))
     text = re.sub(r"[^\w-]+", "-", str(label), flags=re.UNICODE).strip("-")[:60]
     return f"game-{game_id:05d}{'-' + text if text else ''}.json"
 
 
-def run_export_all(args) -> int:
+def run_export_all(args: argparse.Namespace) -> int:
     """Write every game as a GAME-FORMAT JSON file into a new zip."""
     try:
         source = existing_database(args.instance)
@@ -381,7 +394,7 @@ def bounded_read(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path) -> byte
     return data
 
 
-def checked_log(name: str, raw: bytes) -> tuple[dict, list[dict]]:
+def checked_log(name: str, raw: bytes) -> tuple[Log, list[Log]]:
     """Parse and replay one document; return (head, records) or refuse naming the file."""
     try:  # the engine decodes, checks depth and shape, and replays every deal
         return checked_parts(load_game(raw))
@@ -389,7 +402,7 @@ def checked_log(name: str, raw: bytes) -> tuple[dict, list[dict]]:
         raise InputError(name, "{refusal}", refusal=err) from None
 
 
-def run_import(args) -> int:
+def run_import(args: argparse.Namespace) -> int:
     """Add every game of a JSON file or zip as new games: all of them, or none."""
     try:
         source = Path(args.file)

@@ -8,19 +8,24 @@ has been restarted.
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import secrets
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scorer import store
 from scorer.instance import database, instance_folder
 
+if TYPE_CHECKING:
+    from scorer.cli import Subparsers
+
 _LINE = re.compile(r"^HOST_KEY\s*=.*$", re.MULTILINE)
 
 
-def register(subparsers) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``host-key`` subcommand."""
     p = subparsers.add_parser("host-key", help="show the host key, or --rotate it")
     p.add_argument("--rotate", action="store_true",
@@ -70,7 +75,7 @@ def server_running(instance: str | None) -> bool:
     return False
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     """Print the host key; with --rotate write a new one first."""
     config = config_file(args.instance)
     if not args.rotate:
