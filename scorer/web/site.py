@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, jsonify, redirect, request, send_from_directory, url_for
+from flask import Blueprint, current_app, redirect, request, send_from_directory, url_for
 from flask_babel import gettext as _
-from werkzeug.wrappers import Response as WerkzeugResponse
 
-from scorer.engine.texts import LANGUAGES
 from scorer.paths import data_dir
-from scorer.web.i18n import COOKIE
+from scorer.web.i18n import COOKIE, LANGUAGES
 
 bp = Blueprint("site", __name__)
 
@@ -26,7 +24,7 @@ def safe_back(target: str | None) -> str:
 
 
 @bp.get("/lang/<code>")
-def switch_language(code: str) -> WerkzeugResponse:
+def switch_language(code: str):
     """Remember the chosen language in a cookie and go back."""
     target = safe_back(request.args.get("next") or request.referrer)
     response = redirect(target)
@@ -36,7 +34,7 @@ def switch_language(code: str) -> WerkzeugResponse:
 
 
 @bp.get("/manifest.webmanifest")
-def manifest() -> Response:
+def manifest():
     """The web app manifest, so a phone can put the app on its home screen."""
     data = {
         "name": _("Thousand: score sheet"),
@@ -55,19 +53,19 @@ def manifest() -> Response:
              "type": "image/svg+xml"},
         ],
     }
-    response = jsonify(data)
+    response = current_app.json.response(data)
     response.mimetype = "application/manifest+json"
     return response
 
 
 @bp.get("/favicon.ico")
-def favicon() -> WerkzeugResponse:
+def favicon():
     """Browsers ask for this path; point them at the icon."""
     return redirect(url_for("static", filename="icon-192.png"))
 
 
 @bp.get("/print.css")
-def print_css() -> Response:
+def print_css():
     """The game page's print stylesheet; it lives with the PDF sheet so both print alike."""
     return send_from_directory(data_dir("templates") / "sheet", "print.css", mimetype="text/css",
                                max_age=3600)
