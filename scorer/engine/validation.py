@@ -201,7 +201,9 @@ def _no_tricks(rec: Play, d: int, active: tuple[int, ...], ag: Mapping[str, Any]
             raise RuleError(d, "no_tricks", "no_tricks.points", seat=seat, got=rec.points[seat])
         exempt = seat == rec.declarer and ag["marriage_on_first_lead"]
         if rec.marriages.get(seat) and not exempt:
-            raise RuleError(d, "marriages", "marriages.no_tricks", seat=seat)
+            # The declarer's own marriage is refused by an agreement, so the rule names it.
+            rule = "marriages.no_tricks_declarer" if seat == rec.declarer else "marriages.no_tricks"
+            raise RuleError(d, "marriages", rule, seat=seat)
 
 
 def _dark(rec: Play | Raspis, ctx: DealContext, ag: Mapping[str, Any]) -> None:

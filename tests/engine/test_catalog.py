@@ -106,10 +106,10 @@ def _spec_choices(type_cell: str) -> list[str]:
 
 
 def test_committed_list_matches_rules_md():
-    """The two §7 tables list exactly the ids, defaults and choices copied above."""
+    """The three §7 tables list exactly the ids, defaults and choices copied above."""
     tables = _section_tables(RULES_MD.read_text(encoding="utf-8"))
-    assert len(tables) == 2
-    for table, expected in zip(tables, (ENFORCED, ADVISORY), strict=True):
+    assert len(tables) == 3
+    for table, expected in zip(tables, (ENFORCED, SEED_AGREEMENTS, ADVISORY), strict=True):
         parsed = {cells[0].strip("`"): cells[1] for cells in table}
         assert list(parsed) == list(expected)
         assert {i: _spec_default(cell) for i, cell in parsed.items()} == expected
