@@ -28,6 +28,7 @@ def test_wheel_ships_rules_inside_the_package(tmp_path):
     assert not any(n.startswith(("rules/", "templates/")) for n in names)
     assert any(n.startswith("scorer/templates/") for n in names)
     assert "scorer/translations/ru/LC_MESSAGES/messages.mo" in names
+    assert "scorer/py.typed" in names  # the package is typed (PEP 561)
     # The distribution has a name of its own; the package it installs is ``scorer``.
     dist_info = f"tysyacha_scorer-{__version__}.dist-info"
     assert {n.split("/")[0] for n in names} == {"scorer", dist_info}
