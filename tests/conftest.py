@@ -1,12 +1,44 @@
-"""Shared fixtures: a real app on a real SQLite file in a temporary instance folder."""
+"""Shared fixtures: a real app on a real SQLite file in a temporary instance folder;
+the hypothesis profiles every property test runs under."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import HealthCheck, Phase, settings
 
 from scorer import create_app
 
 HOST_KEY = "test-host-key-0123456789abcdef"
+
+# Replay time varies with the load of a shared 2-core machine: these checks would only
+# report the machine.
+_SLOW_IS_FINE = [HealthCheck.too_slow, HealthCheck.data_too_large]
+# dev: a failure is shrunk to its smallest example, however long that takes.
+settings.register_profile("dev", deadline=None, max_examples=100,
+                          suppress_health_check=_SLOW_IS_FINE)
+# ci: a broken rule must fail the run in about a minute, not shrink for five per test
+# (with one rule broken, tests/engine ran past nine minutes). So no shrink or explain
+# phase (the unshrunk example is printed with its reproduce blob; `dev` shrinks it),
+# stop at the first failure, and a deadline far above any example's time that still
+# stops a runaway one.
+settings.register_profile(
+    "ci", deadline=2000, max_examples=100, suppress_health_check=_SLOW_IS_FINE,
+    phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target),
+    report_multiple_bugs=False, print_blob=True)
+# thorough: ten times the examples, when there is time to look for rare cases.
+settings.register_profile("thorough", deadline=None, max_examples=1000,
+                          suppress_health_check=_SLOW_IS_FINE)
+
+
+def _profile() -> str:
+    """HYPOTHESIS_PROFILE if given; else "ci" where CI is set (CI services set CI=true)."""
+    ci = os.environ.get("CI", "").lower() not in ("", "0", "false")
+    return os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if ci else "dev")
+
+
+settings.load_profile(_profile())
 
 
 @pytest.fixture

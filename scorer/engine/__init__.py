@@ -45,12 +45,14 @@ from scorer.engine.scoring import (
     round_points,
     start,
 )
+from scorer.engine.timeline import Timeline
 
 __all__ = [
     "ADJUSTMENT_REASONS", "FORMAT", "MAX_DEALS", "MAX_NAME", "checked_parts", "load_game",
     "MARRIAGES", "SUITS", "Adjustment", "Agreements", "BarrelSeat", "Catalog", "Event",
     "Game", "Group", "NextDeal", "Play", "Preset", "Prikup", "Protocol", "Raspis",
-    "Reason", "Record", "Redeal", "ReplayState", "Row", "RuleError", "Spec", "advance",
+    "Reason", "Record", "Redeal", "ReplayState", "Row", "RuleError", "Spec", "Timeline",
+    "advance",
     "catalog", "game_to_json",
     "marriage_value", "parse_game", "parse_record", "raspis_payout", "record_to_json",
     "replay", "replay_state", "resolve_agreements", "round_points", "signed", "start",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple, get_args
+from typing import Any, Literal, NamedTuple
 
 from scorer.engine.texts import N_, Text, tr
 
@@ -25,7 +25,6 @@ ReasonCode = Literal[
     "three_falls", "samosval", "win", "barrel_enter", "barrel_clamp", "golden_reset",
     "golden_replay", "adjustment", "redeal",
 ]
-REASON_CODES: tuple[str, ...] = get_args(ReasonCode)
 
 SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠", "ace": "A"}
 
@@ -107,7 +106,7 @@ class Reason(NamedTuple):
     """One step's explanation of a seat's delta: a code and its params, worded when shown.
 
     A named tuple (immutable, compared by value) rather than a dataclass: every deal makes
-    several, and a tuple is built in one step.
+    several, and a tuple is the cheapest immutable object to build. Built with keywords.
     """
 
     code: ReasonCode
@@ -152,8 +151,9 @@ class BarrelSeat:
 class Row(NamedTuple):
     """One record's line on the protocol.
 
-    A named tuple, like Reason and Event: replay builds one per record in a single step,
-    and it is one object for the garbage collector to walk instead of an object and its dict.
+    A named tuple, like Reason and Event: replay builds one per record, and it is one
+    object for the garbage collector to walk instead of an object and its dict. Built
+    with keywords: thirteen fields by position would be easy to shift by one.
     """
 
     n: int

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from scorer.engine.catalog import Agreements, resolve_agreements
 from scorer.engine.errors import RuleError
@@ -47,7 +47,7 @@ class Play:
     no_tricks: frozenset[int] = frozenset()
     dark: bool = False
     prikup: Prikup | None = None
-    type: str = "play"
+    type: Literal["play"] = "play"
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class Raspis:
     contract: int
     dark: bool = False
     prikup: Prikup | None = None
-    type: str = "raspis"
+    type: Literal["raspis"] = "raspis"
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class Redeal:
     """Cards were thrown in and dealt again; nothing is scored."""
 
     reason: str | None = None
-    type: str = "redeal"
+    type: Literal["redeal"] = "redeal"
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class Adjustment:
     player: int
     amount: int
     reason: str
-    type: str = "adjustment"
+    type: Literal["adjustment"] = "adjustment"
 
 
 Record = Play | Raspis | Redeal | Adjustment

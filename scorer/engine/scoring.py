@@ -13,10 +13,10 @@ from operator import add, sub
 from types import MappingProxyType
 from typing import Any, Literal, cast
 
+from scorer.engine import barrel
 from scorer.engine.catalog import Agreements
 from scorer.engine.protocol import (
     SUIT_SIGNS,
-    BarrelSeat,
     Event,
     EventKind,
     NextDeal,
@@ -105,7 +105,6 @@ def raspis_payout(contract: int, rule: str) -> int:
 # The kinds of amount the barrel freeze tells apart (step 8).
 CreditKind = Literal["own_made", "own_failed", "defender", "talon", "payout", "penalty",
                      "bonus"]
-FallCause = Literal["attempts", "push_off", "simultaneous"]
 
 
 @dataclass
@@ -285,12 +284,13 @@ def _row(scoring: Scoring, record: Record, number: int) -> Row:
             scoring.adjustment(record)
         else:
             for said in scoring.why:
-                said.append(_new(Reason, ("redeal", {})))
+                said.append(_REDEAL)
     score = st.score
-    return _new(Row, (number, record.type, dealer, declarer, contract, scoring.golden, dark,
-                      result, tuple(map(sub, score, before)), tuple(score),
-                      tuple(scoring.events), tuple(map(tuple, scoring.why)),
-                      _barrel_seats(st, ag) if st.barrel else ()))
+    return Row(n=number, type=record.type, dealer=dealer, declarer=declarer,
+               contract=contract, golden=scoring.golden, dark=dark, result=result,
+               delta=tuple(map(sub, score, before)), score=tuple(score),
+               events=tuple(scoring.events), why=tuple(map(tuple, scoring.why)),
+               barrel=barrel.seats(st, ag) if st.barrel else ())
 
 
 def _doubled(points: int, wed: int, mult: int, ag: Mapping[str, Any]) -> int:
@@ -304,39 +304,21 @@ def _penalty(ag: Mapping[str, Any], golden: bool) -> int:
     return penalty * (2 if golden and ag["golden_double_penalties"] else 1)
 
 
-def _reaches(score: int, ag: Mapping[str, Any]) -> bool:
-    """Step 12's test: at the target, or strictly above it for a barrel win that needs it.
-
-    ``barrel_win_over_target`` changes only the barrel's win (and the direct win past
-    it): with the barrel off, any player at or above the target wins (§4 step 12).
-    """
-    target: int = ag["target"]
-    if ag["barrel"] and ag["barrel_win_over_target"]:
-        return score > target
-    return score >= target
-
-
-_FALL_REASONS: dict[FallCause, ReasonCode] = {
-    "attempts": "fall_attempts", "push_off": "fall_push_off",
-    "simultaneous": "fall_simultaneous"}
-
-
-# Reasons and events are tuples underneath, built in the hot path in one C call.
-_new = tuple.__new__
-
 # A defender's card points reason by points and rounding mode, and a marriage's by suit:
 # reasons are immutable and compared by value, so every row may share the same ones.
 _POINTS_REASONS = {mode: tuple(
-    _new(Reason, ("points", {"points": p})) if rounded[p] == p else
-    _new(Reason, ("points_rounded", {"points": p, "rounded": rounded[p], "rule": mode}))
+    Reason(code="points", params={"points": p}) if rounded[p] == p else
+    Reason(code="points_rounded", params={"points": p, "rounded": rounded[p], "rule": mode})
     for p in range(121)) for mode, rounded in _ROUNDED.items()}
 # Reasons without params, shared by every row that gives them.
-_NOT_DOUBLED = _new(Reason, ("not_doubled", {}))
-_DARK_FAILED = _new(Reason, ("dark_failed", {}))
+_NOT_DOUBLED = Reason(code="not_doubled")
+_DARK_FAILED = Reason(code="dark_failed")
+_SITS_OUT = Reason(code="sits_out")
+_REDEAL = Reason(code="redeal")
 # Card points as the declarer's reasons write them (0-120, rounded or not), made once.
 _POINTS_TEXT = tuple(str(p) for p in range(121))
-_MARRIAGE_REASONS = {suit: _new(Reason, ("marriage", {"sign": _SIGNS[suit],
-                                                      "value": _VALUES[suit]}))
+_MARRIAGE_REASONS = {suit: Reason(code="marriage", params={"sign": _SIGNS[suit],
+                                                           "value": _VALUES[suit]})
                      for suit in MARRIAGES}
 
 
@@ -348,7 +330,8 @@ class Scoring:
     """One record being scored: the running state, the row's reasons, events and credits.
 
     The steps of §4 are methods here: :meth:`deal` for a ``play`` or ``raspis`` record
-    (steps 1–14), :meth:`adjustment` for an adjustment. An amount is credited through
+    (steps 1–14), :meth:`adjustment` for an adjustment; the barrel's steps (8, 10, 13,
+    14) are functions of :mod:`scorer.engine.barrel`. An amount is credited through
     :meth:`add`: straight to the row's gain, or, for a seat that started on the barrel,
     into its list of credits, which the freeze (step 8) sorts out first.
     """
@@ -402,88 +385,22 @@ class Scoring:
         else:
             self.gain[seat] += value
         if code:
-            self.why[seat].append(_new(Reason, (code, params)))
+            self.why[seat].append(Reason(code=code, params=params))
 
     def say(self, seat: int, code: ReasonCode, /, **params: Any) -> None:
         """Add a reason without an amount of its own."""
-        self.why[seat].append(_new(Reason, (code, params)))
+        self.why[seat].append(Reason(code=code, params=params))
 
     def event(self, seat: int | None, kind: EventKind, /, **extra: Any) -> None:
         """Record an event of the row."""
-        self.events.append(_new(Event, (seat, kind, extra)))
+        self.events.append(Event(seat=seat, kind=kind, extra=extra))
 
     # --- steps 8 and 10-14 ---------------------------------------------------
-
-    def freeze(self) -> None:
-        """Step 8: a barrel player keeps only what may reach him; notes who was credited."""
-        st, ag = self.st, self.ag
-        for seat, credits in self.credits.items():
-            kept: list[tuple[int, CreditKind]] = []
-            for amount, kind in credits:
-                keep = amount <= 0
-                if kind == "own_made" or (kind == "defender" and ag["barrel_defender_win"]):
-                    keep = _reaches(st.score[seat] + sum(k for k, _ in kept) + amount, ag)
-                    if keep and amount > 0:
-                        self.credited |= {seat}
-                elif kind == "own_failed" and ag["barrel_failed_contract"] == "attempt_only":
-                    self.say(seat, "frozen_failed", amount=amount)
-                    continue
-                if keep:
-                    kept.append((amount, kind))
-                elif amount:
-                    self.say(seat, "frozen", amount=amount)
-            self.gain[seat] += sum(k for k, _ in kept)
 
     def apply(self) -> None:
         """Add every credit kept to the scores."""
         score = self.st.score
         score[:] = map(add, score, self.gain)
-
-    def barrel_attempts(self) -> None:
-        """Step 10: leave below the threshold; use an attempt; fall when they run out."""
-        st, ag = self.st, self.ag
-        self.leave_barrel()
-        limit = ag["barrel_attempts"]
-        for seat in sorted(self.on_barrel & set(st.barrel)):
-            if seat not in st.active() and not ag["barrel_count_sitting_out"]:
-                continue
-            st.barrel[seat] += 1
-            used = st.barrel[seat]
-            if limit:
-                self.say(seat, "barrel_attempt", used=used, max=limit)
-            else:
-                self.say(seat, "barrel_attempt_unlimited", used=used)
-            won = seat in self.credited and _reaches(st.score[seat], ag)
-            if limit and used >= limit and not won:
-                self.fall(seat, "attempts")
-
-    def leave_barrel(self) -> None:
-        """A barrel player now below the threshold simply leaves: no fall."""
-        st = self.st
-        for seat in sorted(st.barrel):
-            if st.score[seat] < self.ag["barrel_threshold"]:
-                del st.barrel[seat]
-                self.say(seat, "barrel_leave", threshold=self.ag["barrel_threshold"])
-                self.event(seat, "barrel_leave")
-
-    def fall(self, seat: int, cause: FallCause) -> None:
-        """A fall off the barrel, and step 14's third-fall rule right after it."""
-        st, ag = self.st, self.ag
-        st.barrel.pop(seat, None)
-        before = st.score[seat]
-        if cause == "attempts" and ag["barrel_fall"] == "zero":
-            st.score[seat] = 0
-        else:
-            st.score[seat] -= ag["penalty"]
-        self.say(seat, _FALL_REASONS[cause], amount=st.score[seat] - before)
-        self.event(seat, "barrel_fall", cause=cause)
-        if ag["three_falls_count"] == "all" or cause == "attempts":
-            st.falls[seat] += 1
-        if ag["barrel_three_falls_zero"] and st.falls[seat] >= 3:
-            st.falls[seat] = 0
-            st.score[seat] = 0
-            self.say(seat, "three_falls")
-            self.event(seat, "three_falls_zero")
 
     def after_deal(self, declarer: int | None) -> None:
         """Steps 11–13: samosval, the winner, and barrel entry."""
@@ -496,7 +413,7 @@ class Scoring:
         if high >= ag["target"]:
             self.winner(declarer)
         if ag["barrel"] and high >= ag["barrel_threshold"]:
-            self.enter_barrel()
+            barrel.enter(self)
 
     def samosval(self) -> None:
         """Step 11: exactly 555 (or −555 where agreed) becomes 0."""
@@ -513,7 +430,7 @@ class Scoring:
         st, ag = self.st, self.ag
         candidates = []
         for seat, score in enumerate(st.score):
-            if not _reaches(score, ag):
+            if not barrel.reaches(score, ag):
                 continue
             if not ag["barrel"]:
                 candidates.append(seat)
@@ -536,33 +453,6 @@ class Scoring:
         self.say(winner, "win", score=st.score[winner])
         self.event(winner, "win")
 
-    def enter_barrel(self) -> None:
-        """Step 13: sit on the barrel; simultaneous entries and push-offs."""
-        st, ag = self.st, self.ag
-        threshold = ag["barrel_threshold"]
-        score, barrel, winner = st.score, st.barrel, st.winner
-        entering = []
-        for seat in range(st.players):  # most often the high score already sits there
-            if score[seat] >= threshold and seat not in barrel and seat != winner:
-                entering.append(seat)
-        if not entering:
-            return
-        sitting = sorted(st.barrel)
-        for seat in entering:
-            self.say(seat, "barrel_enter", score=st.score[seat], threshold=threshold)
-            self.event(seat, "barrel_enter")
-            st.barrel[seat] = 0
-            if ag["barrel_clamp"] and st.score[seat] != threshold:
-                st.score[seat] = threshold
-                self.say(seat, "barrel_clamp", threshold=threshold)
-        if len(entering) > 1 and ag["barrel_single"]:
-            for seat in entering:
-                self.fall(seat, "simultaneous")
-            return
-        if ag["barrel_push_off"]:
-            for seat in sitting:
-                self.fall(seat, "push_off")
-
     # --- adjustments ---------------------------------------------------------
 
     def adjustment(self, rec: Adjustment) -> None:
@@ -571,9 +461,9 @@ class Scoring:
         kind: CreditKind = "bonus" if rec.amount > 0 else "penalty"
         self.add(rec.player, rec.amount, kind, "adjustment", reason=rec.reason,
                  amount=rec.amount)
-        self.freeze()
+        barrel.freeze(self)
         self.apply()
-        self.leave_barrel()
+        barrel.leave(self)
         self.after_deal(declarer=None)
         if rec.reason == "misdeal" and self.ag["misdeal_passes_deal"]:
             st.dealer = (st.dealer + 1) % st.players
@@ -590,7 +480,7 @@ class Scoring:
         if len(active) < st.players:
             for seat in range(st.players):
                 if seat not in active:
-                    why[seat].append(_new(Reason, ("sits_out", {})))
+                    why[seat].append(_SITS_OUT)
         result: RowResult
         if isinstance(rec, Play):
             made = self.play(rec, active)
@@ -602,13 +492,13 @@ class Scoring:
         if st.players == 4:
             self.talon(rec)
         if self.credits:
-            self.freeze()
+            barrel.freeze(self)
         score = st.score
         score[:] = map(add, score, self.gain)  # as apply(), without the call
         if isinstance(rec, Play) and (rec.no_tricks or self.bolt_check):
             self.bolts(rec, active)
         if st.barrel:
-            self.barrel_attempts()
+            barrel.attempts(self)
         if self.after_all or max(score) >= self.after_bar:
             self.after_deal(declarer=rec.declarer if made else None)
         if golden:
@@ -646,8 +536,8 @@ class Scoring:
                 gain[seat] += amount
             if noted and amount:
                 if double == 2:
-                    said.append(_new(Reason, ("doubled", {"why": self.why_mult,
-                                                          "amount": amount})))
+                    said.append(Reason(code="doubled", params={"why": self.why_mult,
+                                                               "amount": amount}))
                 else:
                     said.append(_NOT_DOUBLED)
         return made
@@ -678,13 +568,13 @@ class Scoring:
             if rec.dark:
                 said.append(_DARK_FAILED)
             else:
-                said.append(_new(Reason, ("failed", {"contract": contract,
-                                                     "taken_expr": expr})))
+                said.append(Reason(code="failed", params={"contract": contract,
+                                                          "taken_expr": expr}))
                 if mult == 2:
-                    said.append(_new(Reason, ("doubled", {"why": self.why_mult,
-                                                          "amount": -contract * 2})))
+                    said.append(Reason(code="doubled", params={"why": self.why_mult,
+                                                               "amount": -contract * 2}))
             return False
-        said.append(_new(Reason, ("made", {"contract": contract, "taken_expr": expr})))
+        said.append(Reason(code="made", params={"contract": contract, "taken_expr": expr}))
         if rec.dark and ag["dark_cap_240"]:
             self.add(seat, 240, "own_made", "dark_cap")
             return True
@@ -752,42 +642,52 @@ class Scoring:
                          sign=marriage_sign(prikup.marriage), value=value)
 
     def bolts(self, rec: Play, active: tuple[int, ...]) -> None:
-        """Step 9: bolts for a trickless (or pointless) seat, and their penalties."""
-        st, ag, golden = self.st, self.ag, self.golden
-        penalty_rule = ag["bolt_penalty"]
-        weight = 2 if (rec.dark and ag["dark_double_bolts"]) or (
-            golden and ag["golden_double_bolts"]) else 1
-        by_tricks = ag["bolt_counts"] == "no_tricks"
-        # Counting trickless seats with no run to break, only those seats can change.
-        seats = sorted(rec.no_tricks) if by_tricks and penalty_rule != "three_in_a_row" \
-            else active
-        for seat in seats:
-            exempt = seat == rec.declarer and ag["bolt_own_game_exempt"]
-            if exempt:
-                continue
-            if by_tricks:
-                bolt = seat in rec.no_tricks
-            else:
-                points = rec.points[seat]
-                assert points is not None  # validation: every active seat has its points
-                taken = round_points(points, ag["rounding"])
-                bolt = taken + sum(_VALUES[s] for s in rec.marriages.get(seat, ())) == 0
-            if not bolt:
-                if penalty_rule == "three_in_a_row":
-                    st.bolts[seat] = 0
-                continue
-            st.bolts[seat] += weight
-            self.event(seat, "bolt", **({"weight": 2} if weight == 2 else {}))
-            if penalty_rule == "three_in_a_row":
-                self.say(seat, "bolt_run", count=st.bolts[seat])
-            else:
-                self.say(seat, "bolt_double" if weight == 2 else "bolt", count=st.bolts[seat])
-            if penalty_rule != "none" and st.bolts[seat] >= 3:
-                st.bolts[seat] = 0 if penalty_rule == "three_in_a_row" else st.bolts[seat] - 3
-                penalty = _penalty(ag, golden)
-                st.score[seat] -= penalty
-                self.say(seat, "bolt_penalty", amount=-penalty)
-                self.event(seat, "bolt_penalty")
+        """Step 9: a bolt for each active player who took nothing; three cost ``penalty``."""
+        in_a_row = self.ag["bolt_penalty"] == "three_in_a_row"
+        for seat in active:
+            if seat == rec.declarer and self.ag["bolt_own_game_exempt"]:
+                continue  # no bolt on his own game, and a run is skipped, not broken
+            if self.took_nothing(rec, seat):
+                self.bolt(seat, self.bolt_weight(rec), in_a_row)
+            elif in_a_row:
+                self.st.bolts[seat] = 0  # a deal without a bolt breaks the run
+
+    def took_nothing(self, rec: Play, seat: int) -> bool:
+        """No trick (``bolt_counts = no_tricks``), or rounded points + marriages of 0."""
+        if self.ag["bolt_counts"] == "no_tricks":
+            return seat in rec.no_tricks
+        points = rec.points[seat]
+        assert points is not None  # validation: every active seat has its points
+        wed = sum(_VALUES[suit] for suit in rec.marriages.get(seat, ()))
+        return round_points(points, self.ag["rounding"]) + wed == 0
+
+    def bolt_weight(self, rec: Play) -> int:
+        """2 on a dark deal with dark_double_bolts or a golden one with golden_double_bolts."""
+        ag = self.ag
+        dark = rec.dark and ag["dark_double_bolts"]
+        golden = self.golden and ag["golden_double_bolts"]
+        return 2 if dark or golden else 1
+
+    def bolt(self, seat: int, weight: int, in_a_row: bool) -> None:
+        """Count one bolt of ``weight`` for ``seat``; at three, the penalty."""
+        bolts = self.st.bolts
+        bolts[seat] += weight
+        self.event(seat, "bolt", **({"weight": 2} if weight == 2 else {}))
+        if in_a_row:
+            self.say(seat, "bolt_run", count=bolts[seat])
+        else:
+            self.say(seat, "bolt_double" if weight == 2 else "bolt", count=bolts[seat])
+        if self.ag["bolt_penalty"] != "none" and bolts[seat] >= 3:
+            self.three_bolts(seat, in_a_row)
+
+    def three_bolts(self, seat: int, in_a_row: bool) -> None:
+        """Three bolts cost ``penalty``: a run starts again, a count drops by three."""
+        bolts = self.st.bolts
+        bolts[seat] = 0 if in_a_row else bolts[seat] - 3
+        penalty = _penalty(self.ag, self.golden)
+        self.st.score[seat] -= penalty
+        self.say(seat, "bolt_penalty", amount=-penalty)
+        self.event(seat, "bolt_penalty")
 
     def golden_round(self, made: bool) -> None:
         """§5: count the golden deal; at the round's end, reset, replay or keep."""
@@ -813,34 +713,13 @@ class Scoring:
 # --- the protocol ----------------------------------------------------------------
 
 
-def _barrel_seats(st: State, ag: Mapping[str, Any]) -> tuple[BarrelSeat, ...]:
-    """Who sits on the barrel now, with attempts left (None: unlimited)."""
-    limit = ag["barrel_attempts"]
-    return tuple(_barrel_seat(seat, (limit - used) if limit else None)
-                 for seat, used in sorted(st.barrel.items()))
-
-
-# Barrel seats are immutable and few (a seat and its attempts left): built once each.
-_BARREL_SEATS: dict[tuple[int, int | None], BarrelSeat] = {}
-
-
-def _barrel_seat(seat: int, left: int | None) -> BarrelSeat:
-    """The BarrelSeat for ``seat`` with ``left`` attempts, shared by every row showing it."""
-    key = (seat, left)
-    found = _BARREL_SEATS.get(key)
-    if found is None:
-        found = _BARREL_SEATS[key] = BarrelSeat(seat, left)
-    return found
-
-
 def _protocol(players: tuple[str, ...], st: State, rows: tuple[Row, ...],
               ag: Mapping[str, Any]) -> Protocol:
     """Freeze the final state into a Protocol."""
-    barrel = _barrel_seats(st, ag)
     nxt = None
     if st.winner is None:
         nxt = NextDeal(dealer=st.dealer, golden=st.golden_left > 0,
                        forced_declarer=st.forced(ag), active=st.active())
     return Protocol(players=players, rows=rows, score=tuple(st.score),
-                    bolts=tuple(st.bolts), barrel=barrel, falls=tuple(st.falls),
+                    bolts=tuple(st.bolts), barrel=barrel.seats(st, ag), falls=tuple(st.falls),
                     raspis=tuple(st.raspis), next=nxt, winner=st.winner)

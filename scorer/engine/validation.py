@@ -10,7 +10,7 @@ from typing import Any, Protocol, cast
 from scorer.engine.errors import RuleError
 from scorer.engine.records import HALF_SUITS, SUITS, Adjustment, Play, Prikup, Raspis, Record
 
-# Bounds on the numbers a log may carry (issue: a 400-digit adjustment bricked the pages).
+# Bounds on the numbers a log may carry (a 400-digit adjustment once broke the pages).
 # Card points, contracts and talons are bounded by §3 and the catalog's maxima already;
 # with adjustments bounded too, every total stays far inside ordinary integers.
 MAX_ADJUSTMENT = 100_000

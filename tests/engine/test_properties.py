@@ -12,8 +12,8 @@ from strategies import generated_games
 from scorer.engine import RuleError, game_to_json, parse_game, replay
 
 GAMES = generated_games(max_deals=60)
-# Example counts follow the loaded profile (conftest.py): "ci" runs 100 of the main
-# properties and 60 of the costlier ones; HYPOTHESIS_PROFILE=thorough runs ten times more.
+# Example counts follow the loaded profile (tests/conftest.py): "dev" and "ci" run 100 of
+# the main properties and 60 of the costlier ones; HYPOTHESIS_PROFILE=thorough ten times more.
 FULL = settings(max_examples=settings.default.max_examples)
 FEW = settings(max_examples=max(1, settings.default.max_examples * 3 // 5))
 

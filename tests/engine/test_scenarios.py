@@ -7,7 +7,7 @@ PATHS = scenario_paths()
 
 
 def test_every_area_has_scenarios():
-    """The issue's areas are all covered by at least one file."""
+    """Every area of the rules (AREAS) is covered by at least one file."""
     from scenario_files import AREAS
 
     present = {p.parent.name for p in PATHS}

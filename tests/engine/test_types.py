@@ -2,7 +2,7 @@
 
 from typing import get_args
 
-from scorer.engine import protocol, records, scoring
+from scorer.engine import barrel, protocol, records
 
 
 def test_reason_codes_are_the_reason_texts():
@@ -19,5 +19,5 @@ def test_row_types_are_the_record_types():
 
 def test_fall_causes_have_their_reasons():
     """Each cause of a fall is worded by its own reason code."""
-    assert set(scoring._FALL_REASONS) == set(get_args(scoring.FallCause))
-    assert set(scoring._FALL_REASONS.values()) <= set(protocol.REASON_TEXTS)
+    assert set(barrel.FALL_REASONS) == set(get_args(barrel.FallCause))
+    assert set(barrel.FALL_REASONS.values()) <= set(protocol.REASON_TEXTS)
