@@ -266,6 +266,21 @@ class Store:
         rows = list(self._query("select * from games where id = ?", [game_id]))
         return _game_row(rows[0]) if rows else None
 
+    def replace_links(self, game_ids: list[int] | None = None) -> int:
+        """New edit and view tokens for these games (all when None); return how many.
+
+        The old links open nothing from then on. Each version goes up, so no page cached
+        with the old links is answered again.
+        """
+        with self.atomic():
+            if game_ids is None:
+                game_ids = [r[0] for r in self.db.execute("select id from games")]
+            for game_id in game_ids:
+                self.db.execute(
+                    "update games set edit_token = ?, view_token = ?, version = version + 1"
+                    " where id = ?", [new_token(), new_token(), game_id])
+        return len(game_ids)
+
     def game_by_edit_token(self, token: str) -> GameRow | None:
         """The game this edit token opens, or None (a view token opens nothing here)."""
         # One indexed lookup on the edit column only: a view token is as unknown to an

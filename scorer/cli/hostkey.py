@@ -1,9 +1,9 @@
 """``python -m scorer host-key``: show the host key, or replace it with ``--rotate``.
 
 The host key lives in the instance's config.py; a browser that opened the host link
-keeps a copy in its signed session cookie. Rotating writes a new key, so every browser
-holding the old one loses host rights (its game links keep working) once the server
-has been restarted.
+keeps a keyed hash of it in its signed session cookie. Rotating writes a new key, so
+every browser holding the old one loses host rights once the server has been restarted;
+the game links it saw keep working unless ``--links`` gives every game new ones too.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser("host-key", help="show the host key, or --rotate it")
     p.add_argument("--rotate", action="store_true",
                    help="write a new host key: browsers holding the old one lose host rights")
+    p.add_argument("--links", action="store_true",
+                   help="with --rotate: give every game new links too (old links stop working)")
     p.add_argument("--instance", metavar="DIR",
                    help="the app's data folder (default: $SCORER_INSTANCE or ./instance)")
     p.set_defaults(func=run)
@@ -75,9 +77,22 @@ def server_running(instance: str | None) -> bool:
     return False
 
 
+def replace_all_links(instance: str | None) -> int:
+    """Give every game of the instance new edit and view tokens; return how many games."""
+    db = store.connect(database(instance))
+    try:
+        store.migrate(db)
+        return store.Store(db).replace_links()
+    finally:
+        db.conn.close()
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the host key; with --rotate write a new one first."""
     config = config_file(args.instance)
+    if args.links and not args.rotate:
+        print("host-key: --links: only with --rotate", file=sys.stderr)
+        return 2
     if not args.rotate:
         print(f"host-key: {current(config)}")
         return 0
@@ -85,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"host-key: new host key {key} written to {config}")
     print("host-key: browsers that held the old key no longer manage every game; "
           "open /?key=<new key> to become host again")
+    if args.links:
+        count = replace_all_links(args.instance)
+        print(f"host-key: {count} games have new links; the old ones open nothing now")
     if server_running(args.instance):
         print("host-key: a server is running on this instance: restart it to use the new key",
               file=sys.stderr)

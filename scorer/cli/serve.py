@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import logging
 import os
@@ -21,25 +22,32 @@ THREADS = 8
 
 # Waitress settings for a table app on a shared network. The body limit is the app's own
 # (MAX_CONTENT_LENGTH), so waitress refuses a huge upload before spooling it to /tmp;
-# a higher connection limit and a short idle timeout keep a crowd of trickling
-# connections from locking the tables out (channels idle this long are closed).
-CONNECTION_LIMIT = 1000
+# channels idle this long are closed. The connection limit follows the open-files limit
+# (scorer/cli/connections.py); poll() instead of select() takes descriptors past 1024.
 CHANNEL_TIMEOUT = 20
-CLEANUP_INTERVAL = 5
+CLEANUP_INTERVAL = 2
+# Per client address, and how long one request may take to arrive (a 2 MB import on a
+# poor Wi-Fi link needs well under a minute). Config keys of the same names change them,
+# e.g. behind a reverse proxy, where every connection comes from the proxy's address.
+CONNECTIONS_PER_ADDRESS = 32
+REQUEST_SECONDS = 60
 MAX_HEADER_BYTES = 64 * 1024
 # Middle-generation passes between two full garbage collections (Python's default is 10).
 FULL_PASS_EVERY = 100
 
 
-def waitress_options() -> dict[str, Any]:
+def waitress_options(open_files: int | None = None) -> dict[str, Any]:
     """The keyword arguments serve passes to waitress besides host and port."""
+    from scorer.cli import connections  # imports waitress: only when serving
     from scorer.web.app import MAX_CONTENT_LENGTH
 
+    files = open_files if open_files is not None else connections.open_files_limit()
     return {"threads": THREADS, "ident": "scorer",
             "max_request_body_size": MAX_CONTENT_LENGTH,
             "max_request_header_size": MAX_HEADER_BYTES,
-            "connection_limit": CONNECTION_LIMIT, "channel_timeout": CHANNEL_TIMEOUT,
-            "cleanup_interval": CLEANUP_INTERVAL}
+            "connection_limit": connections.connection_limit(files),
+            "channel_timeout": CHANNEL_TIMEOUT, "cleanup_interval": CLEANUP_INTERVAL,
+            "asyncore_use_poll": True}
 
 
 def settle_heap() -> None:
@@ -65,6 +73,9 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--port", type=int, default=8000,
                    help="port (default 8000; 0: any free port, shown in the printed link)")
     p.add_argument("--instance", help="data folder (default $SCORER_INSTANCE or ./instance)")
+    p.add_argument("--trusted-host", action="append", default=[], metavar="NAME",
+                   help="another host name pages may be asked for, e.g. a reverse proxy's "
+                        "(repeatable; config key TRUSTED_HOSTS too)")
     p.set_defaults(func=run)
 
 
@@ -81,6 +92,23 @@ def lan_address(host: str) -> str:
         return "127.0.0.1"
     finally:
         probe.close()
+
+
+def trusted_hosts(host: str, lan: str, extra: list[str]) -> list[str]:
+    """The names a request may carry in its Host header: this machine's, and extra.
+
+    A page on any other site can make a phone's browser send requests here under its own
+    name (DNS rebinding); refusing unknown names keeps such requests out and keeps a forged
+    name out of the links the share page builds.
+    """
+    name = socket.gethostname()
+    names = ["localhost", "127.0.0.1", lan, name, f"{name}.local", socket.getfqdn()]
+    if host not in ("0.0.0.0", "", "::"):
+        names.append(host)
+    # A host name the resolver does not know adds no address; the other names still hold.
+    with contextlib.suppress(OSError):
+        names += [info[4][0] for info in socket.getaddrinfo(name, None, socket.AF_INET)]
+    return list(dict.fromkeys(n for n in [*names, *extra] if n))
 
 
 def banner(url: str, host_key: str) -> str:
@@ -117,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
     from waitress import create_server  # type: ignore[attr-defined]  # not in the stubs
 
     from scorer import store
+    from scorer.cli import connections
     from scorer.web.app import create_app
 
     path = database(args.instance)
@@ -132,14 +161,23 @@ def run(args: argparse.Namespace) -> int:
     app.config["DATABASE_LOCK"] = lock
     logging.basicConfig()  # waitress reports its warnings through logging
     try:
-        server = create_server(app, host=args.host, port=args.port, **waitress_options())
+        options = waitress_options()
+        server = create_server(app, host=args.host, port=args.port, **options)
     except OSError as exc:
         print(f"serve: --port: cannot listen on {args.host}:{args.port} ({exc.strerror or exc})",
               file=sys.stderr)
         return 2
+    per_address = int(app.config.get("CONNECTIONS_PER_ADDRESS", CONNECTIONS_PER_ADDRESS))
+    connections.guard(server, per_address,
+                      float(app.config.get("REQUEST_SECONDS", REQUEST_SECONDS)))
+    lan = lan_address(args.host)
+    app.config["TRUSTED_HOSTS"] = trusted_hosts(
+        args.host, lan, [*args.trusted_host, *(app.config.get("TRUSTED_HOSTS") or [])])
     # Bound before the banner, so the printed link carries the real port (--port 0 too).
-    url = f"http://{lan_address(args.host)}:{bound_port(server)}/?key={app.config['HOST_KEY']}"
+    url = f"http://{lan}:{bound_port(server)}/?key={app.config['HOST_KEY']}"
     print(banner(url, app.config["HOST_KEY"]), flush=True)
+    print(f"connections: up to {options['connection_limit']}, {per_address} per address",
+          flush=True)
     print(f"data: {app.instance_path}", flush=True)
     settle_heap()
     server.run()

@@ -1,11 +1,14 @@
 """Who sees what: the host key, and the game links a browser has opened.
 
 The session cookie is signed with the instance's secret key, so a browser cannot
-forge the tokens or the host key it claims to hold.
+forge the tokens or the host key it claims to hold; it keeps a keyed hash of the host
+key, never the key.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 import threading
 import time
@@ -21,19 +24,37 @@ from scorer.web.db import get_store
 MAX_REMEMBERED = 80  # keeps the cookie well under the 4 KB browsers accept
 
 
+def host_mark(key: str) -> str:
+    """What the cookie keeps for the host key: a keyed hash of it, never the key itself.
+
+    The cookie is signed, not encrypted: anyone who sees it reads its JSON. A mark made
+    with the secret key tells a leaked cookie's reader nothing about the host key, and a
+    new host key makes every old mark worthless.
+    """
+    secret = str(current_app.config.get("SECRET_KEY") or "").encode()
+    return hmac.new(secret, b"host-key:" + key.encode(), hashlib.sha256).hexdigest()
+
+
 def is_host() -> bool:
-    """True if this browser holds the host key."""
+    """True if this browser holds the mark of the current host key."""
     held = session.get("host")
-    key = current_app.config.get("HOST_KEY")
-    return bool(held and key) and secrets.compare_digest(str(held), str(key))
+    key = str(current_app.config.get("HOST_KEY") or "")
+    if not (held and key and isinstance(held, str)):
+        return False
+    if secrets.compare_digest(held, host_mark(key)):
+        return True
+    if secrets.compare_digest(held, key):  # a cookie from before marks: keep the mark only
+        session["host"] = host_mark(key)
+        return True
+    return False
 
 
 def claim_host(key: str) -> bool:
-    """Remember the host key in this browser if it is the right one."""
+    """Remember (the mark of) the host key in this browser if it is the right one."""
     expected = str(current_app.config.get("HOST_KEY") or "")
     if not expected or not secrets.compare_digest(key, expected):
         return False
-    session["host"] = key
+    session["host"] = host_mark(expected)
     session.permanent = True
     return True
 
@@ -42,6 +63,13 @@ def held_tokens() -> list[str]:
     """The game tokens this browser has opened."""
     tokens = session.get("tokens", [])
     return [t for t in tokens if isinstance(t, str)]
+
+
+def forget(token: str) -> None:
+    """Drop a game token from this browser's list (its links were replaced)."""
+    held = held_tokens()
+    if token in held:
+        session["tokens"] = [t for t in held if t != token]
 
 
 def remember(token: str) -> None:

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
 from urllib.parse import quote
 
-from flask import Response, abort, request
+from flask import Response, abort, current_app, request
 from flask_babel import gettext as _
 
 from scorer import sheet
 from scorer.engine import game_to_json
+from scorer.renders import RenderFailed, render_in_child
 from scorer.store import GameRow
+from scorer.web.access import is_host
 from scorer.web.i18n import lang
 from scorer.web.replay_cache import load, log_of
 
@@ -71,13 +75,22 @@ def export_json(row: GameRow) -> Response:
     return response
 
 
-# A 2000-deal sheet takes WeasyPrint seconds of CPU and hundreds of MB: at most this many
-# render at once in a server; a request that cannot start within RENDER_WAIT seconds gets
-# 503 with Retry-After instead of holding one of waitress' few threads.
+# A 2000-deal sheet takes WeasyPrint a minute of CPU and hundreds of MB: each render runs
+# in a child process (scorer/renders.py) limited to RENDER_SECONDS and RENDER_MEMORY_MB
+# (config keys of the same names change them). The host has a slot of its own, so a
+# stranger's renders never make the host wait; other browsers share MAX_RENDERS slots,
+# one render per address at a time. A request that cannot start within RENDER_WAIT
+# seconds gets 503 with Retry-After instead of holding one of waitress' few threads.
 MAX_RENDERS = 2
+HOST_RENDERS = 1
 RENDER_WAIT = 2.0
 RETRY_AFTER = 10
+RENDER_SECONDS = 180
+RENDER_MEMORY_MB = 1024
 _renders = threading.BoundedSemaphore(MAX_RENDERS)
+_host_renders = threading.BoundedSemaphore(HOST_RENDERS)
+_rendering: set[str] = set()  # addresses with a render in progress (not the host's)
+_rendering_lock = threading.Lock()
 
 # Rendered sheets by content: the same log, language and options give the same bytes.
 CACHE_BYTES = 64 * 1024 * 1024
@@ -112,23 +125,69 @@ def keep(key: str, data: bytes) -> None:
             _cache.popitem(last=False)
 
 
+@contextlib.contextmanager
+def _held(slots: threading.BoundedSemaphore) -> Iterator[bool]:
+    """One of these slots if one comes free within RENDER_WAIT (True), else False."""
+    taken = slots.acquire(timeout=RENDER_WAIT)
+    try:
+        yield taken
+    finally:
+        if taken:
+            slots.release()
+
+
+@contextlib.contextmanager
+def _address_turn(address: str) -> Iterator[bool]:
+    """This address's turn to render (False while it has a render in progress)."""
+    with _rendering_lock:
+        busy = address in _rendering
+        _rendering.add(address)
+    try:
+        yield not busy
+    finally:
+        if not busy:
+            with _rendering_lock:
+                _rendering.discard(address)
+
+
+@contextlib.contextmanager
+def render_slot(host: bool, address: str) -> Iterator[bool]:
+    """The host's own render slot, or for others one of theirs while this address has no
+    render in progress; yields False when there is none."""
+    if host:
+        with _held(_host_renders) as taken:
+            yield taken
+        return
+    with _address_turn(address) as turn:
+        if not turn:
+            yield False
+            return
+        with _held(_renders) as taken:
+            yield taken
+
+
 def rendered(game, key: str, **options) -> bytes | None:
-    """The sheet from the cache, else rendered within the limit; None when all slots are busy."""
+    """The sheet from the cache, else rendered within the limits; None when no slot is free.
+
+    Raises RenderFailed when the render ran out of time or memory.
+    """
     data = cached(key)
     if data is not None:
         return data
-    if not _renders.acquire(timeout=RENDER_WAIT):
-        return None
-    try:
+    with render_slot(is_host(), request.remote_addr or "") as slot:
+        if not slot:
+            return None
         data = cached(key)  # rendered by another request while this one waited
         if data is None:
             if render_hook is not None:
                 render_hook()
-            data = sheet.render_sheet(game, **options)
+            config = current_app.config
+            data = render_in_child(
+                sheet.render_sheet, game_to_json(game), options,
+                seconds=float(config.get("RENDER_SECONDS", RENDER_SECONDS)),
+                memory=int(config.get("RENDER_MEMORY_MB", RENDER_MEMORY_MB)) << 20)
             keep(key, data)
         return data
-    finally:
-        _renders.release()
 
 
 def pdf(row: GameRow) -> Response:
@@ -139,7 +198,14 @@ def pdf(row: GameRow) -> Response:
     options = {"lang": lang(), "landscape": request.args.get("landscape") == "1",
                "appendix": request.args.get("appendix") == "1"}
     key = sheet_key(game_to_json(loaded.game), **options)
-    data = rendered(loaded.game, key, **options)
+    try:
+        data = rendered(loaded.game, key, **options)
+    except RenderFailed as failed:
+        current_app.logger.warning("sheet not rendered: %s", failed)
+        response = Response(_("The sheet could not be printed: it took too long or needed "
+                              "too much memory."), status=503, mimetype="text/plain")
+        response.headers["Retry-After"] = str(RETRY_AFTER)
+        return response
     if data is None:
         response = Response(_("Other sheets are being printed; try again in a few seconds."),
                             status=503, mimetype="text/plain")

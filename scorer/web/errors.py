@@ -6,7 +6,7 @@ from flask import Flask, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
 
 
 def messages() -> dict[int, str]:
@@ -25,6 +25,9 @@ def http_error(exc: HTTPException) -> ResponseReturnValue:
     """Render any HTTP error with the site layout."""
     code = exc.code or 500
     text = messages().get(code, exc.description)
+    if isinstance(exc, SecurityError):
+        # An untrusted Host header: the page layout builds URLs, which would read it again.
+        return current_app.response_class(text, status=code, mimetype="text/plain")
     if isinstance(exc, CSRFError):
         text = _("The form has expired or was not sent from this site. Reload and try again.")
     if request.accept_mimetypes.best == "application/json":

@@ -462,7 +462,21 @@ def share(token: str):
     view_url = url_for("view.page", token=row.view_token, _external=True)
     edit_url = url_for("game.page", token=row.edit_token, _external=True)
     return render_template("game/share.html", row=row, view_url=view_url, edit_url=edit_url,
-                           view_qr=qr_svg(view_url), edit_qr=qr_svg(edit_url))
+                           view_qr=qr_svg(view_url), edit_qr=qr_svg(edit_url),
+                           host=access.is_host(), confirm=ConfirmForm())
+
+
+@bp.post("/<token>/share/replace")
+def replace_links(token: str):
+    """The host gives a game new links: whoever held the old ones opens nothing now."""
+    row = access.game_for(token, edit=True)
+    if not access.is_host():
+        abort(403)
+    get_store().replace_links([row.id])
+    access.forget(token)
+    fresh = get_store().game(row.id)
+    access.remember(fresh.edit_token)
+    return redirect(url_for("game.share", token=fresh.edit_token))
 
 
 @bp.get("/<token>/export.json")

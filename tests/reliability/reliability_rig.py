@@ -21,7 +21,7 @@ from webtable import Table, csrf_of, version_of  # noqa: E402
 from scorer.web.lru import clear_caches  # noqa: E402
 
 __all__ = ["Browser", "HEAD", "Phone", "Server", "as_stored", "csrf_of", "forget_caches",
-           "form_fields", "pattern", "replayable_logs", "snapshot", "version_of"]
+           "form_fields", "pattern", "replayable_logs", "serve_with", "snapshot", "version_of"]
 
 HEAD = {"format": "thousand-game/1", "players": ["Аня", "Борис", "Вика"],
         "agreements": {"preset": "classic", "overrides": {}}, "first_dealer": 0}
@@ -111,3 +111,13 @@ def forget_caches(app) -> None:
     id and version come back with other content, which no real write does (a restore
     changes the database generation; ids never go back otherwise)."""
     clear_caches(app)
+
+
+def serve_with(folder: Path, open_files: int | None = None, options: tuple = (),
+               **settings) -> Server:
+    """A real server on a fresh instance whose config.py adds these settings (started)."""
+    folder.mkdir(parents=True)
+    lines = [f"SECRET_KEY = {'s' * 64!r}", f"HOST_KEY = {'h' * 32!r}"]
+    lines += [f"{name} = {value!r}" for name, value in settings.items()]
+    (folder / "config.py").write_text("\n".join(lines) + "\n")
+    return Server(folder, open_files=open_files, options=options).start()

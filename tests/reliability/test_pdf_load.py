@@ -49,6 +49,8 @@ def test_other_pages_answer_while_renders_run_and_a_third_render_waits_its_turn(
     gets 503 with Retry-After; then both renders finish and a repeat comes from the cache."""
     started, release, calls = slow_renders(monkeypatch)
     phones = [Phone(app) for _ in range(3)]
+    for n, phone in enumerate(phones):  # three devices: one render at a time per address
+        phone.client.environ_base["REMOTE_ADDR"] = f"10.0.0.{n + 1}"
     games = [p.new_game() for p in phones]
     for phone, game in zip(phones, games, strict=True):
         phone.deal(game, action="redeal")

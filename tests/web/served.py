@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import queue
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -21,9 +22,12 @@ START_SECONDS = 60
 class Server:
     """The real serve command; ``start()`` again after ``kill()`` restarts it."""
 
-    def __init__(self, instance: Path):
-        """A server for this data folder, not started yet."""
+    def __init__(self, instance: Path, open_files: int | None = None, options: tuple = ()):
+        """A server for this data folder, not started yet (open_files: its RLIMIT_NOFILE;
+        options: more command-line options)."""
         self.instance = Path(instance)
+        self.open_files = open_files
+        self.options = tuple(options)
         self.proc: subprocess.Popen | None = None
         self.port: int | None = None
         self.banner = ""
@@ -44,8 +48,9 @@ class Server:
             # Warnings go to a file, not a pipe nobody drains, which could block the server.
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "scorer", "serve", "--host", "127.0.0.1",
-                 "--port", "0", "--instance", str(self.instance)],
-                stdout=subprocess.PIPE, stderr=errors, text=True, env=env)
+                 "--port", "0", "--instance", str(self.instance), *self.options],
+                stdout=subprocess.PIPE, stderr=errors, text=True, env=env,
+                preexec_fn=self._limit_files if self.open_files else None)
         self.starts += 1
         self.banner = self._read_banner()
         found = re.search(r"http://127\.0\.0\.1:(\d+)/", self.banner)
@@ -54,6 +59,10 @@ class Server:
             raise AssertionError(f"server did not start:\n{self.banner}\n{log.read_text()}")
         self.port = int(found.group(1))
         return self
+
+    def _limit_files(self) -> None:
+        """In the child before exec: the open-files limit (soft and hard) it runs with."""
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def _read_banner(self) -> str:
         """What the command prints up to its ``data:`` line (empty if it dies first)."""

@@ -109,7 +109,8 @@ def test_serve_freezes_its_start_up_heap_before_serving(monkeypatch, tmp_path, c
 
     monkeypatch.setattr("waitress.create_server", lambda app, **options: Listening())
     monkeypatch.setenv("SCORER_INSTANCE", str(tmp_path))
-    args = argparse.Namespace(host="127.0.0.1", port=8000, instance=str(tmp_path))
+    args = argparse.Namespace(host="127.0.0.1", port=8000, instance=str(tmp_path),
+                              trusted_host=[])
     thresholds = gc.get_threshold()
     try:
         assert serve.run(args) == 0

@@ -1,0 +1,111 @@
+"""Connection limits for ``serve``: what the process can hold, per address, and per request.
+
+Waitress closes a connection only when it has been idle for ``channel_timeout``; a client
+that sends one byte every few seconds is never idle, and one client may open as many
+connections as the server accepts. On a table's Wi-Fi that lets one phone lock every
+other one out. These limits are added to waitress' listening sockets after they are made:
+a channel class that notes when its current request began, an admission check per address,
+and a maintenance pass that closes requests still arriving past their deadline.
+"""
+
+from __future__ import annotations
+
+import logging
+import resource
+import time
+
+from waitress.channel import HTTPChannel
+from waitress.server import BaseWSGIServer
+
+# Each connection may hold its socket, a spooled request body and a spooled response;
+# the rest of the process (SQLite files of every thread, render workers' pipes, logs)
+# keeps the reserve.
+FDS_PER_CONNECTION = 3
+FD_RESERVE = 128
+MAX_CONNECTIONS = 1000
+
+log = logging.getLogger("scorer.connections")
+
+
+def open_files_limit() -> int:
+    """Raise the soft limit on open files as far as serve can use it; return the soft limit.
+
+    Many systems start processes with a soft limit of 1024 (macOS: 256) under a much
+    higher hard limit; asking for more needs no privilege.
+    """
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = MAX_CONNECTIONS * FDS_PER_CONNECTION + FD_RESERVE
+    ceiling = wanted if hard == resource.RLIM_INFINITY else min(hard, wanted)
+    if soft != resource.RLIM_INFINITY and soft < ceiling:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (ceiling, hard))
+            soft = ceiling
+        except (ValueError, OSError):
+            pass  # keep the soft limit and fit the connection limit to it
+    return MAX_CONNECTIONS * FDS_PER_CONNECTION + FD_RESERVE if soft == resource.RLIM_INFINITY \
+        else soft
+
+
+def connection_limit(files: int) -> int:
+    """How many connections a process allowed this many open files can hold at once."""
+    return max(8, min(MAX_CONNECTIONS, (files - FD_RESERVE) // FDS_PER_CONNECTION))
+
+
+class TimedChannel(HTTPChannel):
+    """A waitress channel that remembers since when its current request has been arriving."""
+
+    def __init__(self, *args, **kwargs):
+        """A new connection: its first request is due from now on."""
+        super().__init__(*args, **kwargs)
+        self.receiving_since: float | None = self.creation_time
+
+    def received(self, data):
+        """Parse as waitress does; restart the clock when a new request begins."""
+        partial = self.request
+        result = super().received(data)
+        if self.request is None:
+            self.receiving_since = None  # whole requests handed over: idle rules apply
+        elif self.request is not partial or self.receiving_since is None:
+            self.receiving_since = time.time()
+        return result
+
+
+def guard(server, per_address: int, request_seconds: float) -> None:
+    """Add the per-address cap and the request deadline to every listening socket."""
+    sockets = server.map.values() if hasattr(server, "effective_listen") else [server]
+    for listener in list(sockets):
+        if isinstance(listener, BaseWSGIServer):
+            listener.channel_class = _admission(listener, per_address)
+            listener.maintenance = _maintenance(listener, request_seconds)
+
+
+def _admission(listener, per_address: int):
+    """The channel factory waitress calls on accept: refuse an address past its cap."""
+
+    def admit(srv, conn, addr, adj, map=None):
+        """Open a channel for this connection, or close it if its address holds enough."""
+        host = addr[0] if isinstance(addr, tuple) else addr
+        held = sum(1 for ch in srv.active_channels.values()
+                   if isinstance(ch.addr, tuple) and ch.addr[0] == host)
+        if held >= per_address:
+            conn.close()
+            return None
+        return TimedChannel(srv, conn, addr, adj, map=map)
+
+    return admit
+
+
+def _maintenance(listener, request_seconds: float):
+    """Waitress' idle clean-up, then close requests that have been arriving too long."""
+    idle = listener.maintenance
+
+    def maintenance(now: float) -> None:
+        """Close idle channels and those whose request missed its deadline."""
+        idle(now)
+        cutoff = now - request_seconds
+        for channel in list(listener.active_channels.values()):
+            since = getattr(channel, "receiving_since", None)
+            if since is not None and since < cutoff and not channel.requests:
+                channel.will_close = True
+
+    return maintenance
