@@ -14,10 +14,14 @@ from __future__ import annotations
 import multiprocessing
 import resource
 import threading
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from multiprocessing.context import ForkServerContext
+from typing import Any
 
 from scorer.engine import parse_game
 
-_context = None
+_context: ForkServerContext | None = None
 _context_lock = threading.Lock()
 
 
@@ -29,7 +33,7 @@ class RenderFailed(Exception):
         self.reason = reason
 
 
-def context():
+def context() -> ForkServerContext:
     """The forkserver context, its server preloading the sheet code (made once)."""
     global _context
     with _context_lock:
@@ -40,7 +44,8 @@ def context():
         return _context
 
 
-def _child(pipe, render, log: dict, options: dict, memory: int, seconds: int) -> None:
+def _child(pipe: Connection, render: Callable[..., bytes], log: dict[str, Any],
+           options: dict[str, Any], memory: int, seconds: int) -> None:
     """In the child: limit its address space and CPU time, render, send the bytes back."""
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     # A second guard on time: even if the parent is gone, the kernel ends the child.
@@ -56,7 +61,8 @@ def _child(pipe, render, log: dict, options: dict, memory: int, seconds: int) ->
     pipe.send_bytes(b"P" + data)
 
 
-def render_in_child(render, log: dict, options: dict, *, seconds: float, memory: int) -> bytes:
+def render_in_child(render: Callable[..., bytes], log: dict[str, Any], options: dict[str, Any],
+                    *, seconds: float, memory: int) -> bytes:
     """render(parse_game(log), **options) in a child process; RenderFailed if it cannot.
 
     The child is killed once ``seconds`` have passed without an answer; its address space

@@ -107,7 +107,7 @@ def trusted_hosts(host: str, lan: str, extra: list[str]) -> list[str]:
         names.append(host)
     # A host name the resolver does not know adds no address; the other names still hold.
     with contextlib.suppress(OSError):
-        names += [info[4][0] for info in socket.getaddrinfo(name, None, socket.AF_INET)]
+        names += [str(info[4][0]) for info in socket.getaddrinfo(name, None, socket.AF_INET)]
     return list(dict.fromkeys(n for n in [*names, *extra] if n))
 
 
