@@ -1,11 +1,10 @@
 """The running-totals chart: a small hand-made SVG shared by the web page and the PDF."""
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 from itertools import chain
-from operator import attrgetter, is_
+from operator import attrgetter
 
 from scorer.engine.texts import N_, tr
 from scorer.marks import number
@@ -28,24 +27,13 @@ class Layout:
     bottom: int
     font: float
     legend_columns: int  # at most this many names on one legend line
-    # The players' lines written in (deal, total) units and scaled by the SVG itself
-    # (vector-effect keeps their stroke), so the text of a line's past never changes and
-    # a new deal formats only the line's end. The browser draws that; WeasyPrint has no
-    # vector-effect, so the paper chart gets every point's position worked out.
-    unit_lines: bool = False
 
 
 # Paper: a wide, low chart across the A4 page (about 11 units = 8 pt there).
 PAPER = Layout(640, 280, 46, 12, 12, 52, 11, 4)
 # Phone: drawn about as wide as the screen (336–406 CSS px for 360–430 px phones), so a
 # user unit is about a CSS pixel and 12.5 units stay ≥ 11 px; the legend takes two lines.
-PHONE = Layout(360, 262, 44, 8, 10, 60, 12.5, 2, unit_lines=True)
-# Blocks of a line written as one cached run of unit points (see _run_points).
-RUN = 16
-# Rows whose totals are read as one cached block (see _block_totals), and how many
-# blocks are kept: the rows of about sixteen 1000-deal games.
-BLOCK_ROWS = 128
-MAX_BLOCKS = 128
+PHONE = Layout(360, 262, 44, 8, 10, 60, 12.5, 2)
 # Totals below this are exact as floats (2**53), so the chart may draw them in floats.
 FLOAT_EXACT = 2**53
 _score = attrgetter("score")  # a row's totals, read in C
@@ -80,42 +68,16 @@ def _nice_step(span: float, ticks: int) -> int:
 def _series(game, protocol) -> tuple[list[list[int]], int, int]:
     """Each seat's running total, starting from 0 before the first deal, with the lowest
     and the highest of them all."""
-    rows, seats = protocol.rows, len(game.players)
-    whole = len(rows) // BLOCK_ROWS * BLOCK_ROWS
-    parts = [_block_totals(rows, first, seats) for first in range(0, whole, BLOCK_ROWS)]
-    parts.append(_totals(rows[whole:], seats))
-    series = [list(chain([0], *(part[0][seat] for part in parts))) for seat in range(seats)]
-    return series, min(0, *(part[1] for part in parts)), max(0, *(part[2] for part in parts))
+    totals, low, high = _totals(protocol.rows, len(game.players))
+    return [[0, *seat] for seat in totals], min(0, low), max(0, high)
 
 
 def _totals(rows: Sequence, seats: int) -> tuple[list[list[int]], int, int]:
-    """Each seat's totals over some rows, with their lowest and highest (0 if none)."""
+    """Each seat's totals over the rows, with their lowest and highest (0 if none)."""
     flat = list(chain.from_iterable(map(_score, rows)))  # every total, row by row, in C
     if len(flat) != seats * len(rows):  # a row without a total per seat would shift them
         raise ValueError("every protocol row has one total per seat")
     return [flat[s::seats] for s in range(seats)], min(flat, default=0), max(flat, default=0)
-
-
-# The totals of whole blocks of rows, by the identity of the block's first row. A game's
-# next version shares its earlier Row objects (the engine scores on from a kept state),
-# so it finds its past here and reads only its last rows: the chart's cost stays flat
-# over an evening. An entry holds its rows, so no id is reused while it lives, and a hit
-# is checked row by row. Bounded (MAX_BLOCKS): it may keep the rows of a game the replay
-# cache has dropped until it fills up, and then it starts again.
-_BLOCKS: dict[int, tuple[Sequence, tuple[list[list[int]], int, int]]] = {}
-
-
-def _block_totals(rows: Sequence, first: int, seats: int) -> tuple[list[list[int]], int, int]:
-    """_totals of the BLOCK_ROWS rows from ``first``, from _BLOCKS when they are the same."""
-    block = rows[first:first + BLOCK_ROWS]
-    found = _BLOCKS.get(id(block[0]))
-    if found is not None and len(found[0]) == len(block) and all(map(is_, found[0], block)):
-        return found[1]
-    totals = _totals(block, seats)
-    if len(_BLOCKS) >= MAX_BLOCKS:
-        _BLOCKS.clear()
-    _BLOCKS[id(block[0])] = (block, totals)
-    return totals
 
 
 def _lines(game) -> list[tuple[str, int]]:
@@ -135,15 +97,15 @@ def _block(count: int, width: int) -> int:
     return -(-count // max(width // 2, 1))
 
 
-def _kept(points: Sequence[int], start: int, stop: int, block: int) -> list[int]:
-    """Indices of points[start:stop] to draw, in order: per block (from ``start``) the
-    first lowest and the first highest."""
+def _kept(points: Sequence[int], block: int) -> list[int]:
+    """Indices of the points to draw, in order: per block the first lowest and the first
+    highest."""
     if block == 1:  # every point
-        return list(range(start, stop))
+        return list(range(len(points)))
     keep: list[int] = []
-    for first in range(start, stop, block):
+    for first in range(0, len(points), block):
         # A slice and C-level min/max/index: the first lowest and highest of the block.
-        seg = points[first:min(first + block, stop)]
+        seg = points[first:first + block]
         low, high = first + seg.index(min(seg)), first + seg.index(max(seg))
         keep += (low,) if low == high else (min(low, high), max(low, high))
     return keep
@@ -153,8 +115,7 @@ def _thinned(points: list[int], width: int) -> list[tuple[int, int]]:
     """(deal, total) pairs to draw: every point while there are no more points than user
     units across; beyond that the first and the last point and, per block of deals
     (_block), only the lowest and the highest, so a 1000-deal line costs what a
-    150-deal one does and looks the same (no peak or dip is lost). This is the
-    definition; _unit_points writes the same points from cached runs.
+    150-deal one does and looks the same (no peak or dip is lost).
 
     >>> _thinned([0, 5, 9], 10)
     [(0, 0), (1, 5), (2, 9)]
@@ -162,60 +123,13 @@ def _thinned(points: list[int], width: int) -> list[tuple[int, int]]:
     [(0, 0), (1, 9), (5, 3), (6, 7), (8, 6)]
     """
     count = len(points)
-    keep = sorted({0, count - 1, *_kept(points, 0, count, _step(count, width))})
+    keep = sorted({0, count - 1, *_kept(points, _step(count, width))})
     return [(i, points[i]) for i in keep]
 
 
 def _step(count: int, width: int) -> int:
     """Points per block of a line: 1 (every point) while it fits the width, else _block."""
     return 1 if count <= max(width, 1) else _block(count, width)
-
-
-@functools.lru_cache(maxsize=4096)
-def _run_points(values: tuple[int, ...], start: int, block: int) -> str:
-    """The unit points ("deal,total") of RUN whole blocks of a line from point ``start``:
-    a pure function of its arguments, so a cached answer is never stale, and every later
-    version of the game asks for the same runs."""
-    keep = _kept(values, 0, len(values), block)
-    if start == 0 and keep[0] != 0:
-        keep.insert(0, 0)
-    return _unit_text([(start + i, values[i]) for i in keep])
-
-
-def forget() -> None:
-    """Drop the drawn runs of lines and the blocks' totals (a restart's state)."""
-    _run_points.cache_clear()
-    _BLOCKS.clear()
-
-
-def _unit_text(kept: list[tuple[int, int]]) -> str:
-    """(deal, total) pairs as a points attribute, formatted in C."""
-    return ("%d,%d " * len(kept) % tuple(c for pair in kept for c in pair))[:-1]
-
-
-def _unit_points(points: list[int], width: int) -> str:
-    """The points attribute of one player's line in unit points: the points _thinned
-    keeps, the whole runs from the cache and only the rest formatted anew."""
-    count = len(points)
-    block = _step(count, width)
-    run = block * RUN
-    whole = (count - 1) // run * run  # the runs no new deal can change
-    parts = [_run_points(tuple(points[s:s + run]), s, block) for s in range(0, whole, run)]
-    keep = _kept(points, whole, count, block)
-    if whole == 0 and keep[0] != 0:
-        keep.insert(0, 0)
-    if keep[-1] != count - 1:
-        keep.append(count - 1)
-    parts.append(_unit_text([(i, points[i]) for i in keep]))
-    return " ".join(parts)
-
-
-def _unit_group(lay: Layout, xspan: int, high: int, yspan: int) -> str:
-    """The opening tag of the group that maps unit points (deal, total) onto the plot."""
-    plot_w, plot_h = lay.width - lay.left - lay.right, lay.height - lay.top - lay.bottom
-    kx, ky = plot_w / xspan, plot_h / yspan
-    return (f'<g class="lines" transform="matrix({kx!r} 0 0 {-ky!r} {lay.left} '
-            f'{lay.top + high * ky!r})">')
 
 
 def _polyline(kept: list[tuple[int, int]], lay: Layout, xspan: int, high: int, yspan: int) -> str:
@@ -300,20 +214,14 @@ def totals_svg(game, protocol, lang: str = "ru", layout: Layout = PAPER) -> str:
 
 def _player_lines(series: list[list[int]], lay: Layout, xspan: int, high: int,
                   yspan: int) -> list[str]:
-    """One polyline per player: in unit points inside a scaling group where the layout
-    asks for it and every total is exact as a float, else at worked-out positions."""
+    """One polyline per player, through the points _thinned keeps."""
     width = lay.width - lay.left - lay.right
-    units = lay.unit_lines and abs(high) + yspan < FLOAT_EXACT
-    out = [_unit_group(lay, xspan, high, yspan)] if units else []
-    extra = ' vector-effect="non-scaling-stroke"' if units else ""
+    out = []
     for seat, points in enumerate(series):
-        coords = (_unit_points(points, width) if units
-                  else _polyline(_thinned(points, width), lay, xspan, high, yspan))
-        out.append(
-            f'<polyline fill="none" stroke="{colour(seat)}" stroke-width="2.2" '
-            f'stroke-linejoin="round"{extra} points="{coords}"/>'
-        )
-    return [*out, "</g>"] if units else out
+        coords = _polyline(_thinned(points, width), lay, xspan, high, yspan)
+        out.append(f'<polyline fill="none" stroke="{colour(seat)}" stroke-width="2.2" '
+                   f'stroke-linejoin="round" points="{coords}"/>')
+    return out
 
 
 def _legend_line(lay: Layout) -> float:

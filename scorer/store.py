@@ -113,6 +113,12 @@ def connect(path: str | Path) -> Database:
     return db
 
 
+def inspect(path: str | Path) -> sqlite3.Connection:
+    """A connection that sets no pragma, so opening it writes nothing: for checking a file
+    before the app uses it (serve's start-up check). Close it before connect()."""
+    return sqlite3.connect(str(path), timeout=10)
+
+
 def migrate(db: Database) -> None:
     """Apply any pending schema migrations, then start a new database generation."""
     migrations.apply(db)
@@ -183,7 +189,6 @@ class DealSlot:
 
     id: int
     seq: int
-    rev: int
     record: dict[str, Any] | None
 
 
@@ -192,7 +197,6 @@ class Store:
 
     def __init__(self, db: Database):
         self.db = db
-        self.last_version = 0  # the version the last add_deal/revise_deal left
 
     def _query(self, sql: str, params: list | None = None) -> Iterator[dict]:
         """Rows as dicts (plain execute: sqlite-utils' query() adds a savepoint per call)."""
@@ -360,7 +364,7 @@ class Store:
         """Every deal slot of the game in order, with its latest revision."""
         rows = self._query(
             """
-            select d.id, d.seq, r.rev, r.record from deals d
+            select d.seq, r.record from deals d
             join revisions r on r.deal_id = d.id
             where d.game_id = ? and r.rev = (
                 select max(rev) from revisions where deal_id = d.id)
@@ -369,7 +373,7 @@ class Store:
             [game_id],
         )
         return [
-            DealSlot(r["seq"], r["seq"], r["rev"], json.loads(r["record"]) if r["record"] else None)
+            DealSlot(r["seq"], r["seq"], json.loads(r["record"]) if r["record"] else None)
             for r in rows
         ]
 
@@ -404,7 +408,7 @@ class Store:
         ]
 
     def _append(self, game_id: int, record: dict, stamp: str) -> int:
-        """Add a deal slot at the end with its first revision; return the slot id."""
+        """Add a deal slot at the end with its first revision; return its number."""
         # Plain SQL: sqlite-utils' insert() reads the table's schema on every call. Slots
         # are never removed and seq runs 1..n, so the top seq is the count; max() reads
         # it from the (game_id, seq) index where count(*) would walk every deal.
@@ -437,24 +441,27 @@ class Store:
         self._insert_revision(deal_id, top + 1, record, note, stamp)
 
     def add_deal(self, game_id: int, record: dict, based_on: int | None = None) -> int:
-        """Append a deal record (in the caller's writing() or alone); return its slot number.
+        """Append a deal record (in the caller's writing() or alone); return the game's new
+        version. The new slot's number is the game's slot count (slots are never removed).
 
         based_on: refuse with StaleError unless the game is still at this version.
         """
         stamp = now()
         with self.atomic():
-            self.last_version = self._touch(game_id, stamp, based_on)
-            return self._append(game_id, record, stamp)
+            version = self._touch(game_id, stamp, based_on)
+            self._append(game_id, record, stamp)
+            return version
 
     def revise_deal(self, game_id: int, slot: int, record: dict | None, note: str,
-                    based_on: int | None = None) -> None:
+                    based_on: int | None = None) -> int:
         """Edit (record), delete (None) or restore a deal slot by adding a revision
-        (based_on as for add_deal)."""
+        (based_on as for add_deal); return the game's new version."""
         stamp = now()
         with self.atomic():
             deal_id = self._deal_id(game_id, slot)
-            self.last_version = self._touch(game_id, stamp, based_on)
+            version = self._touch(game_id, stamp, based_on)
             self._revise(deal_id, record, note, stamp)
+            return version
 
     def last_records(self, game_id: int, slots: list[int]) -> dict[int, dict]:
         """The newest non-empty record of each of these deal slots, in one query."""
@@ -483,11 +490,6 @@ class Store:
         ).fetchall()
         return {gid: (ver, win, None if broken else json.loads(score))
                 for gid, ver, win, score, broken in rows}
-
-    def put_totals(self, game_id: int, version: int, winner: int | None,
-                   score: list | None) -> None:
-        """Remember a version's end totals (best effort: never fails a page)."""
-        self.put_many_totals([(game_id, version, winner, score)])
 
     def put_many_totals(self, items: list[tuple[int, int, int | None, list | None]]) -> None:
         """Remember several versions' end totals in one transaction (best effort); a row

@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import sqlite3
 import sys
 import zipfile
@@ -26,7 +27,16 @@ from sqlite_utils import Database
 
 from scorer import store
 from scorer.cli.replay import InputError
-from scorer.engine import RuleError, checked_parts, game_to_json, load_game, parse_game
+from scorer.engine import (
+    Record,
+    RuleError,
+    checked_parts,
+    game_to_json,
+    load_game,
+    parse_game,
+    parse_record,
+    replay,
+)
 from scorer.engine.texts import N_
 from scorer.instance import database
 
@@ -166,33 +176,34 @@ def count_games(path: Path) -> int:
         db.close()
 
 
-def check_backup(path: Path) -> int:
-    """Refuse a file that is not a sound scorer database; return its game count."""
+def check_backup(path: Path) -> None:
+    """Refuse at once a path that is no SQLite file (the rest is checked on a copy)."""
     if not path.is_file():
         raise InputError(str(path), N_("no such file"))
     with open(path, "rb") as f:
         if f.read(16) != b"SQLite format 3\x00":
             raise InputError(str(path),
                              N_("not an SQLite database (not a file written by `backup`)"))
-    db = store.connect(path)
-    try:
-        check_integrity(db, path)
-        missing = TABLES - set(db.table_names())
-        if missing:
-            tables = ", ".join(sorted(missing))
-            raise InputError(str(path), N_("not a scorer backup (no table {tables})"),
-                             tables=tables)
-        check_schema_version(db, path)
-        return int(db.execute("select count(*) from games").fetchone()[0])
-    finally:
-        db.close()
+
+
+def check_source(db: Database, path: Path) -> None:
+    """Refuse a backup that fails SQLite's integrity check, lacks the app's tables (real
+    tables, not views) or comes from a newer version of the app."""
+    check_integrity(db, path)
+    kinds = dict(db.execute("select name, type from sqlite_master").fetchall())
+    missing = sorted(t for t in TABLES if kinds.get(t) != "table")
+    if missing:
+        raise InputError(str(path), N_("not a scorer backup (no table {tables})"),
+                         tables=", ".join(missing))
+    check_schema_version(db, path)
 
 
 def check_schema_version(db: Database, path: Path) -> None:
     """Refuse a backup whose schema has migrations this version does not know (a newer app)."""
     known = {m.name for m in store.migrations._migrations}
     applied = set()
-    if "_sqlite_migrations" in db.table_names():
+    names = {r[0] for r in db.execute("select name from sqlite_master where type = 'table'")}
+    if "_sqlite_migrations" in names:
         applied = {r[0] for r in db.execute(
             "select name from _sqlite_migrations where migration_set = ?",
             [store.migrations.name]).fetchall()}
@@ -202,24 +213,43 @@ def check_schema_version(db: Database, path: Path) -> None:
                          names=", ".join(unknown))
 
 
-def reference_schema() -> dict[str, list[Column]]:
-    """Columns (name, type, not null, primary key) of every table of a freshly made database."""
-    import tempfile
-
-    # A real file, not :memory:, so it is opened like every other database (WAL and all).
-    with tempfile.TemporaryDirectory() as folder:
-        db = store.connect(Path(folder) / "reference.sqlite")
-        try:
-            store.migrate(db)
-            return table_columns(db, db.table_names())
-        finally:
-            db.close()
-
-
 def table_columns(db: Database, tables: Iterable[str]) -> dict[str, list[Column]]:
     """Columns (name, declared type, not null, primary key) of these tables."""
     return {t: [(c[1], c[2].upper(), c[3], c[5]) for c in
                 db.execute(f"PRAGMA table_info([{t}])").fetchall()] for t in tables}
+
+
+# The tables a restore copies row by row. Everything else of the backup (its schema,
+# indexes, triggers, views, the cached totals) is left behind: the rows go into a database
+# the app has just made itself, so a trigger copied into a backup can never run here.
+COPIED = ("games", "deals", "revisions", "submissions")
+
+
+def copy_rows(db: Database, source: Path, staged: Path) -> None:
+    """Copy the app's rows from the staged backup into the fresh database ``db``."""
+    db.execute("ATTACH DATABASE ? AS backup", [str(staged)])
+    try:
+        present = {r[0] for r in db.execute(
+            "select name from backup.sqlite_master where type = 'table'")}
+        with db.conn:
+            for table in COPIED:
+                if table not in present and table not in TABLES:
+                    continue  # a backup from before one-time ids were kept
+                names = [c[1] for c in db.execute(f"PRAGMA main.table_info([{table}])")]
+                have = [c[1] for c in db.execute(f"PRAGMA backup.table_info([{table}])")]
+                if sorted(have) != sorted(names):
+                    raise InputError(f"{source}: {table}",
+                                     N_("not the scorer schema (columns: {have})"),
+                                     have=", ".join(have) or "-")
+                columns = ", ".join(f"[{n}]" for n in names)
+                try:
+                    db.execute(f"insert into main.[{table}] ({columns}) "
+                               f"select {columns} from backup.[{table}]")
+                except sqlite3.IntegrityError as exc:
+                    raise InputError(f"{source}: {table}", N_("rows break the schema ({error})"),
+                                     error=exc) from None
+    finally:
+        db.execute("DETACH DATABASE backup")
 
 
 # SQLite keeps whatever is stored, whatever the column says: a row whose value has the
@@ -228,14 +258,10 @@ _STORAGE = {"INTEGER": "integer", "TEXT": "text"}
 
 
 def check_restored_schema(db: Database, path: Path) -> None:
-    """Refuse a migrated copy whose tables, columns or stored values differ from the app's."""
-    expected = reference_schema()
-    found = table_columns(db, expected)
-    for table, columns in expected.items():
-        if found[table] != columns:
-            have = ", ".join(f"{c[0]} {c[1]}" for c in found[table]) or "-"
-            raise InputError(f"{path}: {table}", N_("not the scorer schema (columns: {have})"),
-                             have=have)
+    """Refuse copied rows whose stored values have another type than their column's, or
+    whose JSON columns do not hold JSON."""
+    found = table_columns(db, COPIED)
+    for table, columns in found.items():
         for name, kind, not_null, _pk in columns:
             allowed = [_STORAGE.get(kind, "")] + ([] if not_null else ["null"])
             marks = ",".join("?" * len(allowed))
@@ -251,17 +277,73 @@ def check_restored_schema(db: Database, path: Path) -> None:
         raise InputError(f"{path}: games.head", N_("{count} rows are not JSON"), count=broken)
 
 
-def prepared_copy(source: Path, part: Path) -> None:
-    """Copy a backup to part, then check, migrate and re-check it there (never in place)."""
-    copy_database(source, part)
-    db = store.connect(part)
+def check_games(db: Database, path: Path) -> int:
+    """Check every game as the app will read it: its head through the engine's load_game,
+    every revision's record through parse_record, the live deals through a replay; then
+    store the totals the list shows, recomputed. Returns the number of games."""
+    games = db.execute("select id, version, head from games order by id").fetchall()
+    totals = []
+    for game_id, version, head in games:
+        where = f"{path}: game {game_id}"
+        try:
+            game = load_game(head)
+            live = checked_records(db, game_id, len(game.players), where)
+            protocol = replay(game.with_deals(live))
+        except RuleError as err:
+            raise InputError(where, "{refusal}", refusal=err) from None
+        totals.append((game_id, version, protocol.winner, json.dumps(list(protocol.score))))
+    with db.conn:
+        db.execute("delete from totals")
+        db.conn.executemany("insert into totals (game_id, version, winner, score, broken)"
+                            " values (?, ?, ?, ?, 0)", totals)
+    return len(games)
+
+
+def checked_records(db: Database, game_id: int, players: int, where: str) -> list[Record]:
+    """The live records of a game's slots, each revision parsed (RuleError or InputError)."""
+    rows = db.execute(
+        "select d.seq, r.rev, r.record from deals d join revisions r on r.deal_id = d.id"
+        " where d.game_id = ? order by d.seq, r.rev", [game_id]).fetchall()
+    latest: dict[int, Record | None] = {}
+    for seq, _rev, text in rows:
+        record = None
+        if text is not None:
+            try:
+                data = json.loads(text)
+            except (ValueError, RecursionError) as exc:
+                raise InputError(where, N_("deal slot {slot}: the stored record is unreadable "
+                                           "({error})"), slot=seq, error=str(exc)[:80]) from None
+            record = parse_record(data, seq, players)
+        latest[seq] = record
+    return [r for r in latest.values() if r is not None]
+
+
+def prepared_copy(source: Path, part: Path) -> int:
+    """Check a backup and copy its rows into a freshly made database at part (never the
+    backup file itself, which is read from a private copy); return its number of games."""
+    staged = part.with_name(part.name + ".backup")
+    shutil.copyfile(source, staged)
     try:
-        check_schema_version(db, part)
-        # A backup from an older version gets the current schema; migrating also gives the
-        # file a new database generation, so nothing cached from before the restore shows.
-        store.migrate(db)
-        check_restored_schema(db, source)
-        check_integrity(db, source)
+        check_source_file(staged, source)
+        db = store.connect(part)
+        try:
+            store.migrate(db)
+            copy_rows(db, source, staged)
+            check_restored_schema(db, source)
+            count = check_games(db, source)
+            check_integrity(db, source)
+            return count
+        finally:
+            db.close()
+    finally:
+        staged.unlink(missing_ok=True)
+
+
+def check_source_file(staged: Path, source: Path) -> None:
+    """Run check_source on the staged copy (a private copy: opening it may write to it)."""
+    db = store.connect(staged)
+    try:
+        check_source(db, source)
     finally:
         db.close()
 
@@ -275,7 +357,7 @@ def run_restore(args: argparse.Namespace) -> int:
     lock = kept = None
     try:
         source = Path(args.backup)
-        count = check_backup(source)
+        check_backup(source)
         target = database(args.instance)
         folder = target.parent
         folder.mkdir(parents=True, exist_ok=True)
@@ -289,7 +371,7 @@ def run_restore(args: argparse.Namespace) -> int:
         for leftover in (part, Path(f"{part}-wal"), Path(f"{part}-shm")):
             leftover.unlink(missing_ok=True)
         try:
-            prepared_copy(source, part)
+            count = prepared_copy(source, part)
             if target.is_file():
                 # Restoring over data by mistake must not lose it: keep what was there.
                 stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")

@@ -9,6 +9,7 @@ import logging
 import os
 import socket
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scorer.instance import database, instance_folder
@@ -136,6 +137,20 @@ def bound_port(server: MultiSocketServer | BaseWSGIServer) -> int:
     return int(server.effective_port)  # type: ignore[union-attr]
 
 
+def checked_database(path: Path) -> bool:
+    """Check the database before anything writes to it: one line on stderr if damaged."""
+    from scorer.cli import dbcheck
+
+    found, seconds = dbcheck.problem(path)
+    if found:
+        print(dbcheck.refusal(path, found), file=sys.stderr)
+        return False
+    if seconds:
+        print(f"check: {path.name} is sound (PRAGMA quick_check, {seconds * 1000:.0f} ms)",
+              flush=True)
+    return True
+
+
 def run(args: argparse.Namespace) -> int:
     """Create the instance on first start, listen, print the link and QR, and serve."""
     # create_app() reads $SCORER_INSTANCE: the same folder the other commands resolve.
@@ -156,6 +171,8 @@ def run(args: argparse.Namespace) -> int:
     except store.HeldError:
         print(f"serve: --instance: a restore is running on {path}; "
               "start the server when it has finished", file=sys.stderr)
+        return 2
+    if not checked_database(path):
         return 2
     app = create_app()
     app.config["DATABASE_LOCK"] = lock

@@ -13,13 +13,14 @@ from scorer.engine.catalog import (
     resolve_agreements,
 )
 from scorer.engine.errors import RuleError
+from scorer.engine.names import MAX_NAME, MAX_NOTES, MAX_PLACE, MAX_REASON, MAX_TITLE, name_key
 from scorer.engine.protocol import BarrelSeat, Event, NextDeal, Protocol, Reason, Row, signed, word
 from scorer.engine.records import (
     ADJUSTMENT_REASONS,
     FORMAT,
     MARRIAGES,
     MAX_DEALS,
-    MAX_NAME,
+    MAX_LOG_BYTES,
     SUITS,
     Adjustment,
     Game,
@@ -49,6 +50,7 @@ from scorer.engine.timeline import Timeline
 
 __all__ = [
     "ADJUSTMENT_REASONS", "FORMAT", "MAX_DEALS", "MAX_NAME", "checked_parts", "load_game",
+    "MAX_LOG_BYTES", "MAX_NOTES", "MAX_PLACE", "MAX_REASON", "MAX_TITLE", "name_key",
     "MARRIAGES", "SUITS", "Adjustment", "Agreements", "BarrelSeat", "Catalog", "Event",
     "Game", "Group", "NextDeal", "Play", "Preset", "Prikup", "Protocol", "Raspis",
     "Reason", "Record", "Redeal", "ReplayState", "Row", "RuleError", "Spec", "Timeline",

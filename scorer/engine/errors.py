@@ -11,6 +11,9 @@ from scorer.engine.texts import N_, Text, tr
 # the rule rests on, if any. ``{name}`` takes a value from params.
 RULE_TEXTS: dict[str, Text] = {
     "json": Text(N_("unreadable JSON ({detail})")),
+    "json.size": Text(N_("larger than any game log (at most {max} KB)")),
+    "json.containers": Text(N_("more objects and lists ({got}) than any game log holds "
+                               "(at most {max})")),
     "json.object": Text(N_("the file must hold one JSON object (a thousand-game/1 log)")),
     "format": Text(N_("must be \"thousand-game/1\"")),
     "unknown_key": Text(N_("unknown key {key!r}")),
@@ -19,7 +22,15 @@ RULE_TEXTS: dict[str, Text] = {
     "players.name": Text(N_("player names must be non-empty strings")),
     "players.long": Text(N_("a name is at most {max} characters")),
     "players.duplicate": Text(N_("player names must differ ({name!r} twice)")),
+    "players.lookalike": Text(N_("player names must look different ({name!r} looks like {other!r})")),
+    "players.letter": Text(N_("a name needs at least one letter (got {name!r})")),
     "text.hidden": Text(N_("must not hold control or format characters (found {char})")),
+    "text.long": Text(N_("at most {max} characters (got {got})")),
+    "text.surrogate": Text(N_("is not valid text (a lone surrogate, {char})")),
+    "text.unreadable": Text(N_("must not hold unassigned or private-use characters (found {char})")),
+    "text.invisible": Text(N_("must not hold characters that show as nothing (found {char})")),
+    "text.marks": Text(N_("at most {max} combining marks on one letter")),
+    "date.iso": Text(N_("must be a date written YYYY-MM-DD (got {got!r})")),
     "first_dealer.range": Text(N_("must be a seat from 0 to {max} (got {got})")),
     "agreements.unknown": Text(N_("unknown agreement {id!r}")),
     "agreements.preset": Text(N_("unknown preset {name!r}")),
@@ -104,8 +115,21 @@ def _expected(text: str, lang: str) -> str:
     return _SHAPE_WORD.sub(lambda m: tr(lang, _SHAPE_WORDS[m.group(1)]), text)
 
 
+MAX_QUOTED = 100  # characters of a refused text quoted back in a message
+
+
+def _printable(text: str) -> str:
+    """A text fit to quote in one line: lone surrogates (which no page or terminal can
+    encode) spelled ``\\ud800``, and cut short after MAX_QUOTED characters."""
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text if len(text) <= MAX_QUOTED else text[:MAX_QUOTED] + "…"
+
+
 def _quotable(value: Any) -> Any:
-    """A huge integer as 1.2e400: str() of it is slow, or refused past 4300 digits."""
+    """A value as a message quotes it: a huge integer as 1.2e400 (str() of it is slow, or
+    refused past 4300 digits), a text printable and short."""
+    if isinstance(value, str):
+        return _printable(value)
     if isinstance(value, bool) or not isinstance(value, int) or abs(value) < 10**15:
         return value
     exponent = int((abs(value).bit_length() - 1) * 0.30103)  # log10(2), may be one short
@@ -121,7 +145,7 @@ class RuleError(ValueError):
     def __init__(self, deal: int | None, field: str, rule: str, *,
                  agreement: str | None = None, seat: int | None = None, **params: Any):
         self.deal = deal
-        self.field = field
+        self.field = _printable(field)  # a field may be an unknown key of the file
         self.rule = rule
         if agreement is None and rule in RULE_TEXTS:
             agreement = RULE_TEXTS[rule].agreement

@@ -14,7 +14,14 @@ from typing import Any, Literal
 
 from scorer.engine.catalog import Agreements, resolve_agreements
 from scorer.engine.errors import RuleError
-from scorer.engine.names import check_text, name_key
+from scorer.engine.names import (
+    MAX_NAME,
+    MAX_NOTES,
+    check_date,
+    check_name,
+    check_text,
+    name_key,
+)
 
 FORMAT = "thousand-game/1"
 SUITS = ("hearts", "diamonds", "clubs", "spades")
@@ -23,7 +30,6 @@ MARRIAGES = (*SUITS, "ace", *HALF_SUITS)
 ADJUSTMENT_REASONS = ("cut_nines", "four_nines", "misdeal", "other")
 META_KEYS = ("title", "date", "place", "notes")
 GAME_KEYS = {"format", "players", "agreements", "first_dealer", "deals", *META_KEYS}
-MAX_NAME = 40
 MAX_DEALS = 2000
 
 
@@ -155,12 +161,13 @@ def _marriages(value: Any, deal: int, players: int) -> dict[int, tuple[str, ...]
     if not isinstance(value, dict):
         raise RuleError(deal, "marriages", "type", expected="an object")
     out: dict[int, tuple[str, ...]] = {}
+    # Only the keys record_to_json writes: int() would also read "00", " 1" or Arabic-Indic
+    # digits, and two keys for one seat would silently drop one declaration.
+    keys = {str(s): s for s in range(players)}
     for key, suits in value.items():
-        try:
-            seat = int(key)
-        except (TypeError, ValueError):
-            raise RuleError(deal, "marriages", "seat", max=players - 1, got=key) from None
-        _seat(seat, deal, "marriages", players)
+        if key not in keys:
+            raise RuleError(deal, "marriages", "seat", max=players - 1, got=key)
+        seat = keys[key]
         if not isinstance(suits, list):
             raise RuleError(deal, "marriages", "type", seat=seat, expected="a list")
         for suit in suits:
@@ -224,6 +231,8 @@ def _redeal(data: dict[str, Any], deal: int, players: int) -> Redeal:
     reason = data.get("reason")
     if reason is not None and not isinstance(reason, str):
         raise RuleError(deal, "reason", "type", expected="a string")
+    if reason is not None:
+        check_text("reason", reason, deal)
     return Redeal(reason=reason)
 
 
@@ -288,18 +297,20 @@ def _players(value: Any) -> tuple[str, ...]:
         raise RuleError(None, "players", "type", expected="a list of names")
     if not 2 <= len(value) <= 4:
         raise RuleError(None, "players", "players.count", got=len(value))
-    names: list[str] = []
+    names: dict[str, str] = {}  # name_key → the name as given
     for name in value:
         if not isinstance(name, str) or not name.strip():
             raise RuleError(None, "players", "players.name")
         name = name.strip()
         if len(name) > MAX_NAME:
             raise RuleError(None, "players", "players.long", max=MAX_NAME)
-        check_text("players", name)
-        if name_key(name) in {name_key(n) for n in names}:
-            raise RuleError(None, "players", "players.duplicate", name=name)
-        names.append(name)
-    return tuple(names)
+        check_name(name)
+        key = name_key(name)
+        if key in names:
+            rule = "players.duplicate" if names[key] == name else "players.lookalike"
+            raise RuleError(None, "players", rule, name=name, other=names[key])
+        names[key] = name
+    return tuple(names.values())
 
 
 def _agreements(value: Any) -> Agreements:
@@ -319,15 +330,25 @@ def _agreements(value: Any) -> Agreements:
 
 
 MAX_DEPTH = 8  # a game log nests five levels (game, deals, record, marriages, suits)
+# The largest game log worth reading: the app's own export (indented by one space) of the
+# heaviest 2000-deal game, 4 players, every deal with the talon, four marriages, dark and
+# every text at its cap, is 856 KB; a plain 2000-deal log is about 230 KB.
+MAX_LOG_BYTES = 1024 * 1024
+# Objects and lists in such a log: at most 9 per deal (record, points, marriages and a list
+# per seat, no_tricks, talon) and a few for the head; the cap adds a note's worth of braces
+# written as text. Counted in the raw bytes, before decoding: 690 000 empty deals fit in
+# 2 MB and cost 100 MB once decoded, only to be refused as more than 2000 deals.
+MAX_CONTAINERS = 10 * MAX_DEALS + MAX_NOTES + 1000
 
 
 def load_game(text: str | bytes) -> Game:
     """Decode a ``thousand-game/1`` file (JSON text or UTF-8 bytes) into a Game.
 
-    The one door for outside JSON (web import, CLI replay, backup import): unreadable,
-    too deeply nested or non-object input is refused as RuleError(field "json"), the rest
-    by :func:`parse_game`.
+    The one door for outside JSON (web import, CLI replay, backup import): too large,
+    unreadable, too deeply nested or non-object input is refused as RuleError(field
+    "json"), the rest by :func:`parse_game`.
     """
+    check_size(text)
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8-sig")
@@ -347,6 +368,17 @@ def load_game(text: str | bytes) -> Game:
     if _depth(data) > MAX_DEPTH:
         raise RuleError(None, "json", "json", detail="nested too deeply")
     return parse_game(data)
+
+
+def check_size(text: str | bytes) -> None:
+    """Refuse, from its length and a count of ``{`` and ``[``, a file larger than any game
+    log: cheap checks on the raw text, so nothing huge is ever decoded."""
+    if len(text) > MAX_LOG_BYTES:
+        raise RuleError(None, "json", "json.size", max=MAX_LOG_BYTES // 1024)
+    opened = (text.count(b"{") + text.count(b"[") if isinstance(text, bytes)
+              else text.count("{") + text.count("["))
+    if opened > MAX_CONTAINERS:
+        raise RuleError(None, "json", "json.containers", max=MAX_CONTAINERS, got=opened)
 
 
 def _depth(data: Any) -> int:
@@ -389,6 +421,8 @@ def parse_game(data: Any) -> Game:
             raise RuleError(None, key, "type", expected="a string")
         if data.get(key) is not None:
             check_text(key, data[key])
+            if key == "date":
+                check_date(data[key])
         meta[key] = data.get(key)
     return Game(players=players, agreements=agreements, first_dealer=first, deals=deals, **meta)
 

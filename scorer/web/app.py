@@ -15,7 +15,7 @@ from flask_wtf.csrf import CSRFProtect
 from scorer.instance import instance_folder
 from scorer.marks import number, signed
 from scorer.paths import DATABASE_NAME, data_dir
-from scorer.web import db, i18n, protocol_rows
+from scorer.web import db, downloads, i18n, versions
 from scorer.web.page_cache import GZIP_LEVEL
 
 csrf = CSRFProtect()
@@ -82,10 +82,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.init_app(app)
     i18n.init_app(app)
     db.init_app(app)
+    versions.init_app(app)
+    downloads.init_app(app)
     # Scores as the PDF writes them: +20, −120 (a real minus sign).
     app.add_template_filter(signed, "signed")
     app.add_template_filter(number, "number")
-    app.add_template_global(protocol_rows.table_rows, "table_rows")
     app.before_request(guard_writes)
     app.after_request(safety_headers)
     app.after_request(compressed)

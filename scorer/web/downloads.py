@@ -7,11 +7,10 @@ import hashlib
 import json
 import re
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator
 from urllib.parse import quote
 
-from flask import Response, abort, current_app, request
+from flask import Flask, Response, abort, current_app, request
 from flask_babel import gettext as _
 
 from scorer import sheet
@@ -20,7 +19,8 @@ from scorer.renders import RenderFailed, render_in_child
 from scorer.store import GameRow
 from scorer.web.access import is_host
 from scorer.web.i18n import lang
-from scorer.web.replay_cache import load, log_of
+from scorer.web.lru import Lru
+from scorer.web.versions import Broken, load, log_of
 
 
 def stem(row: GameRow) -> str:
@@ -66,7 +66,8 @@ def export_json(row: GameRow) -> Response:
     """The game log (live deals) as a JSON download."""
     loaded = load(row)
     # A log that no longer replays is still handed out exactly as stored.
-    data = game_to_json(loaded.game) if loaded.game else log_of(row, loaded.records)
+    data = (log_of(row, loaded.slots.records()) if isinstance(loaded, Broken)
+            else game_to_json(loaded.game))
     body = json.dumps(data, ensure_ascii=False, indent=1)
     response = Response(body, mimetype="application/json")
     response.headers["Content-Disposition"] = attachment(
@@ -94,8 +95,6 @@ _rendering_lock = threading.Lock()
 
 # Rendered sheets by content: the same log, language and options give the same bytes.
 CACHE_BYTES = 64 * 1024 * 1024
-_cache: OrderedDict[str, bytes] = OrderedDict()
-_cache_lock = threading.Lock()
 
 # Tests set this to a callable run while a render holds its slot (see tests/reliability).
 render_hook = None
@@ -108,21 +107,14 @@ def sheet_key(log: dict, lang: str, landscape: bool, appendix: bool) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def cached(key: str) -> bytes | None:
-    """A cached sheet, freshly used, or None."""
-    with _cache_lock:
-        data = _cache.get(key)
-        if data is not None:
-            _cache.move_to_end(key)
-        return data
+def init_app(app: Flask) -> None:
+    """Give the app its cache of rendered sheets, bounded by their bytes."""
+    app.extensions["scorer_sheets"] = Lru(CACHE_BYTES, len)
 
 
-def keep(key: str, data: bytes) -> None:
-    """Cache a sheet, dropping the least recently used beyond CACHE_BYTES."""
-    with _cache_lock:
-        _cache[key] = data
-        while sum(map(len, _cache.values())) > CACHE_BYTES and len(_cache) > 1:
-            _cache.popitem(last=False)
+def sheets() -> Lru:
+    """This app's rendered sheets."""
+    return current_app.extensions["scorer_sheets"]
 
 
 @contextlib.contextmanager
@@ -171,29 +163,28 @@ def rendered(game, key: str, **options) -> bytes | None:
 
     Raises RenderFailed when the render ran out of time or memory.
     """
-    data = cached(key)
+    data = sheets().get(key)
     if data is not None:
         return data
     with render_slot(is_host(), request.remote_addr or "") as slot:
         if not slot:
             return None
-        data = cached(key)  # rendered by another request while this one waited
+        data = sheets().get(key)  # rendered by another request while this one waited
         if data is None:
             if render_hook is not None:
                 render_hook()
             config = current_app.config
-            data = render_in_child(
+            data = sheets().put(key, render_in_child(
                 sheet.render_sheet, game_to_json(game), options,
                 seconds=float(config.get("RENDER_SECONDS", RENDER_SECONDS)),
-                memory=int(config.get("RENDER_MEMORY_MB", RENDER_MEMORY_MB)) << 20)
-            keep(key, data)
+                memory=int(config.get("RENDER_MEMORY_MB", RENDER_MEMORY_MB)) << 20))
         return data
 
 
 def pdf(row: GameRow) -> Response:
     """The PDF sheet of a game whose log replays (cached; at most MAX_RENDERS at once)."""
     loaded = load(row)
-    if loaded.game is None:
+    if isinstance(loaded, Broken):
         abort(404, _("The printable sheet is not available."))
     options = {"lang": lang(), "landscape": request.args.get("landscape") == "1",
                "appendix": request.args.get("appendix") == "1"}

@@ -12,7 +12,7 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import Field, StringField
 from wtforms.validators import Length, Optional
 
-from scorer.engine import MAX_NAME
+from scorer.engine import MAX_NAME, MAX_TITLE
 
 MIN_PLAYERS = 2
 
@@ -28,7 +28,7 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
     # Chosen from lists the view builds (seats, the catalog's presets), checked there.
     first_dealer = StringField(_l("First dealer"), default="0")
     preset = StringField(_l("Rules preset"), default="classic")
-    title = StringField(_l("Title (optional)"), validators=[Optional(), Length(max=80)])
+    title = StringField(_l("Title (optional)"), validators=[Optional(), Length(max=MAX_TITLE)])
 
     def names(self) -> list[str]:
         """The non-blank player names in seat order."""

@@ -15,21 +15,13 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup
 
-from scorer.engine import RuleError
+from scorer.engine import RuleError, Timeline
 from scorer.store import LimitError, StaleError
 from scorer.web import access, deal_input, downloads, page_cache, page_model
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
 from scorer.web.i18n import lang
-from scorer.web.replay_cache import (
-    Loaded,
-    load,
-    protocol_before,
-    remember_replay,
-    rescore,
-    score_candidate,
-    slots_after,
-)
+from scorer.web.versions import Broken, Loaded, Version, load, remember, rescored
 
 bp = Blueprint("game", __name__, url_prefix="/g")
 
@@ -82,7 +74,7 @@ def page(token: str):
     """The game page with totals, state, protocol and the scorekeeper's buttons."""
     row = edit_row(token)
     return page_cache.cached_page(row, True, lambda loaded, _tag: page_model.render(
-        row, True, loaded=loaded, confirm=ConfirmForm()))
+        row, True, loaded))
 
 
 @bp.get("/<token>/why/<int:n>")
@@ -94,26 +86,24 @@ def why(token: str, n: int):
 def setup_of(loaded: Loaded, slot_id: int | None = None) -> deal_input.Setup:
     """The form setup for the next deal, or for the deal being edited."""
     if slot_id is None:
-        nxt = loaded.protocol.next if loaded.protocol else None
-        return deal_input.setup_for(loaded.game, nxt)
-    index = live_index(loaded, slot_id)
-    nxt = protocol_before(loaded, index).next
+        return deal_input.setup_for(loaded.game, loaded.protocol.next)
+    nxt = loaded.timeline.before(live_index(loaded, slot_id)).next
     if nxt is None:  # editing the winning deal: the state before it still has a next
         abort(409)
     return deal_input.setup_for(loaded.game, nxt)
 
 
-def live_index(loaded: Loaded, slot_id: int) -> int:
+def live_index(loaded: Version, slot_id: int) -> int:
     """The position of a live slot among the live records (404 if not live)."""
-    for i, slot in enumerate(loaded.live):
+    for i, slot in enumerate(loaded.slots.live):
         if slot.id == slot_id:
             return i
     abort(404)
 
 
-def deal_number(loaded: Loaded, slot_id: int | None) -> int:
+def deal_number(loaded: Version, slot_id: int | None) -> int:
     """The number a posted record takes: the next deal, or that of the slot it edits."""
-    return len(loaded.live) + 1 if slot_id is None else live_index(loaded, slot_id) + 1
+    return len(loaded.slots.live) + 1 if slot_id is None else live_index(loaded, slot_id) + 1
 
 
 def beside(setup: deal_input.Setup, field: str, seat: int | None) -> bool:
@@ -128,7 +118,7 @@ def beside(setup: deal_input.Setup, field: str, seat: int | None) -> bool:
     return seat is None or seat in setup.active
 
 
-def keyed(loaded: Loaded, err: RuleError, deal_no: int) -> dict[tuple[str, int | None], str]:
+def keyed(loaded: Version, err: RuleError, deal_no: int) -> dict[tuple[str, int | None], str]:
     """Place an engine refusal beside its field (or on top if it is about another deal),
     worded with the players' names and the agreement's title linked to the rules sheet."""
     players = loaded.row.head.get("players", [])
@@ -139,11 +129,19 @@ def keyed(loaded: Loaded, err: RuleError, deal_no: int) -> dict[tuple[str, int |
     return {("top", None): deal_input.refusal(err, players, lang(), rules, deal=True)}
 
 
+def candidate(loaded: Loaded, record: dict, slot_id: int | None) -> Timeline:
+    """The game with this record added (or put in place of live slot slot_id), scored
+    from the version's kept states; raises RuleError."""
+    if slot_id is None:
+        return loaded.timeline.append(record)
+    return loaded.timeline.replace(live_index(loaded, slot_id), record)
+
+
 def preview_of(loaded: Loaded, record: dict, slot_id: int | None):
-    """Replay with the candidate; return (row of the new deal, protocol) or a RuleError."""
+    """Score the candidate; return (row of the new deal, protocol) or (None, errors)."""
     deal_no = deal_number(loaded, slot_id)
     try:
-        _game, protocol, _no = score_candidate(loaded, record, slot_id)
+        protocol = candidate(loaded, record, slot_id).protocol
     except RuleError as err:
         return None, keyed(loaded, err, deal_no)
     return protocol.rows[deal_no - 1], protocol
@@ -176,7 +174,7 @@ def based_on(values) -> int | None:
     return int(text) if re.fullmatch(r"[0-9]{1,15}", text) else None
 
 
-def stale_text(base: int | None, loaded: Loaded) -> str:
+def stale_text(base: int | None, loaded: Version) -> str:
     """Why a write based on an older (or unknown) state of the game was refused."""
     if base is None:
         return _("Nothing was saved: the form did not say which state of the game it was "
@@ -188,20 +186,20 @@ def stale_text(base: int | None, loaded: Loaded) -> str:
         "Nothing was saved: the game changed while this form was open (someone else "
         "recorded or changed a deal); it now has %(num)d deals. Check the protocol below, "
         "then save again.",
-        len(loaded.live),
+        len(loaded.slots.live),
     )
 
 
 def show_deal(row, slot_id: int | None):
     """Show the deal form: defaults for the next deal, or the record being edited."""
     loaded = load(row)
-    if loaded.protocol is None:
-        return render_template("game/broken.html", row=row, error=loaded.error), 409
+    if isinstance(loaded, Broken):
+        return broken(loaded)
     if slot_id is None and loaded.protocol.winner is not None:
         return redirect(landing(row))
     setup = setup_of(loaded, slot_id)
-    entry = (deal_input.defaults(setup) if slot_id is None
-             else deal_input.from_record(setup, loaded.live[live_index(loaded, slot_id)].record))
+    entry = (deal_input.defaults(setup) if slot_id is None else deal_input.from_record(
+        setup, loaded.slots.live[live_index(loaded, slot_id)].record))
     return show_form(loaded, setup, entry, slot_id)
 
 
@@ -213,8 +211,8 @@ def post_deal(row, slot_id: int | None):
     # post can be one: a current one needs no lookup.
     if base != loaded.version and repeated(row):  # answered as the first post was
         return redirect(landing(row))
-    if loaded.protocol is None:
-        return render_template("game/broken.html", row=row, error=loaded.error), 409
+    if isinstance(loaded, Broken):
+        return broken(loaded)
     if base != loaded.version:
         return refuse_stale(loaded, slot_id, base)
     if slot_id is None and loaded.protocol.winner is not None:
@@ -228,6 +226,11 @@ def post_deal(row, slot_id: int | None):
     return save(loaded, record, slot_id, entry, setup)
 
 
+def broken(loaded: Broken):
+    """409: the game's log no longer replays, so no deal can be recorded or edited."""
+    return render_template("game/broken.html", row=loaded.row, error=loaded.error), 409
+
+
 def preview_deal(loaded: Loaded, setup, entry, record: dict, slot_id: int | None):
     """The form again with every player's delta for this record (nothing is stored)."""
     shown, result = preview_of(loaded, record, slot_id)
@@ -237,10 +240,12 @@ def preview_deal(loaded: Loaded, setup, entry, record: dict, slot_id: int | None
     return show_form(loaded, setup, entry, slot_id, preview=shown)
 
 
-def refuse_stale(loaded: Loaded, slot_id: int | None, base: int | None):
+def refuse_stale(loaded: Version, slot_id: int | None, base: int | None):
     """409: the form was filled in for another state; show it again on the fresh one."""
+    if isinstance(loaded, Broken):
+        return broken(loaded)
     text = stale_text(base, loaded)
-    editable_slot = slot_id is None or any(s.id == slot_id for s in loaded.live)
+    editable_slot = slot_id is None or any(s.id == slot_id for s in loaded.slots.live)
     if not editable_slot or (slot_id is None and loaded.protocol.winner is not None):
         return after_change(loaded.row, text, 409)
     setup = setup_of(loaded, slot_id)
@@ -264,12 +269,12 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
         with st.writing():
             # A twin of this post stored meanwhile moved the version: StaleError below.
             if slot_id is None:
-                st.add_deal(row.id, record, based_on=loaded.version)
+                version = st.add_deal(row.id, record, based_on=loaded.version)
             else:
-                st.revise_deal(row.id, slot_id, record, "edit", based_on=loaded.version)
+                version = st.revise_deal(row.id, slot_id, record, "edit",
+                                         based_on=loaded.version)
             if key is not None:
                 st.note_submission(row.id, key)
-            version = st.last_version
     except StaleError:
         if repeated(row):
             return redirect(landing(row))
@@ -278,32 +283,32 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
         entry.errors[("top", None)] = _("A game holds at most %(max)d deals.", max=err.limit)
         return show_form(loaded, setup, entry, slot_id, status=422)
     # The page we redirect to needs no replay.
-    remember_replay(row, version, *checked[:2], loaded.generation, checked.states,
-                    slots_after(loaded.slots, slot_id, record))
+    remember(loaded, version, loaded.slots.after(slot_id, record), checked)
     if slot_id is not None:
         note_changes(loaded, load(row), "edit", slot_id)
     return redirect(landing(row))
 
 
-def checked_replay(loaded: Loaded, record: dict, slot_id: int | None, entry):
-    """(game, protocol) with the record in place, or None with the refusal put in entry."""
+def checked_replay(loaded: Loaded, record: dict, slot_id: int | None, entry
+                   ) -> Timeline | None:
+    """The game with the record in place, or None with the refusal put in entry."""
     deal_no = deal_number(loaded, slot_id)
     try:
-        return score_candidate(loaded, record, slot_id)
+        return candidate(loaded, record, slot_id)
     except RuleError as err:
         entry.errors.update(keyed(loaded, err, deal_no))
         return None
 
 
 def show_form(loaded: Loaded, setup, entry, slot_id, *, status: int = 200, preview=None,
-              fresh: dict | None = None):
+              fresh: page_model.GamePage | None = None):
     """Render the deal form (fresh: the current protocol, shown after a stale refusal)."""
     players = loaded.row.head.get("players", [])
     shown = functools.partial(beside, setup)
     return render_template(
         "game/deal.html", row=loaded.row, setup=setup, entry=entry, slot_id=slot_id,
-        players=players, colours=page_model.colours(len(players)), preview=preview,
-        deal_no=(live_index(loaded, slot_id) + 1) if slot_id else len(loaded.records) + 1,
+        players=players, preview=preview,
+        deal_no=deal_number(loaded, slot_id),
         signs=deal_input.SUIT_SIGNS, reasons=deal_input.ADJUST_REASONS,
         top_errors=[v for (f, seat), v in entry.errors.items() if not shown(f, seat)],
         wrong=[(deal_input.input_id(setup, f, seat), v) for (f, seat), v in entry.errors.items()
@@ -321,7 +326,7 @@ def preview(token: str):
     row = edit_row(token)
     loaded = load(row)
     slot_id = request.args.get("edit", type=int)
-    if loaded.protocol is None:
+    if isinstance(loaded, Broken):
         return jsonify(ok=False, errors=[{"field": "top", "seat": None,
                                           "text": loaded.error.message(lang())}])
     setup = setup_of(loaded, slot_id)
@@ -340,7 +345,7 @@ def preview(token: str):
                    filled=filled, **freshness(loaded))
 
 
-def freshness(loaded: Loaded) -> dict[str, Any]:
+def freshness(loaded: Version) -> dict[str, Any]:
     """The game's version, and a warning if the form was filled in for another one."""
     # The preview writes nothing, but it is where a phone first learns that someone
     # else changed the game: saving this form would then be refused.
@@ -368,36 +373,27 @@ def change_slot(row, slot_id: int, note: str, base: int | None):
         if key is not None and st.submitted(row.id, key):  # a repeat: done the first time
             return None
         before = load(row)
-        slot = next((s for s in before.slots if s.id == slot_id), None)
+        slot = next((s for s in before.slots.every if s.id == slot_id), None)
         if slot is None:
             abort(404)
         if base != before.version:
             return stale_text(base, before), 409
-        if note == "delete":
-            if slot.record is None:
-                return None
-            new_record = None
-        else:
-            if slot.record is not None:
-                return None
-            new_record = st.last_record(row.id, slot_id)
-        records = [
-            (new_record if s.id == slot_id else s.record)
-            for s in before.slots
-            if (new_record if s.id == slot_id else s.record) is not None
-        ]
-        first = sum(1 for s in before.slots if s.seq < slot.seq and s.record is not None)
+        new_record = None if note == "delete" else st.last_record(row.id, slot_id)
+        if (slot.record is None) == (new_record is None):  # already deleted, or live
+            return None
+        slots = before.slots.after(slot_id, new_record)
+        index = sum(1 for s in before.slots.every if s.seq < slot.seq and s.record is not None)
         try:
-            scored = rescore(before, records, first)
+            timeline = rescored(before, slots, lambda t: t.replace(index, None)
+                                if new_record is None else t.insert(index, new_record))
         except RuleError as err:
             rules = url_for("rules.edit_rules", token=row.edit_token)
             return deal_input.refusal(err, row.head.get("players", []), lang(), rules,
                                       deal=True), 422
-        st.revise_deal(row.id, slot_id, new_record, note)
+        version = st.revise_deal(row.id, slot_id, new_record, note)
         if key is not None:
             st.note_submission(row.id, key)
-    remember_replay(row, st.last_version, *scored, before.generation, scored.states,
-                    slots_after(before.slots, slot_id, new_record))
+    remember(before, version, slots, timeline)
     note_changes(before, load(row), note, slot_id)
     return None
 
@@ -424,22 +420,21 @@ def slot_change(token: str, slot_id: int, note: str):
 def after_change(row, error: str | None, status: int = 422):
     """Back to the game page, or the (fresh) page with the refusal on top."""
     if error:
-        page = page_model.context(row, editable=True, banner=False)
-        return render_template("game/page.html", confirm=ConfirmForm(), refusal=error,
-                               **page.variables()), status
+        return page_model.render(row, True, refusal=error, banner=False), status
     return redirect(landing(row))
 
 
-def note_changes(before: Loaded, after: Loaded, note: str, slot_id: int) -> None:
+def note_changes(before: Version, after: Version, note: str, slot_id: int) -> None:
     """Remember which totals an edit changed, for the game page to show once."""
-    if before.protocol is None or after.protocol is None:
+    if isinstance(before, Broken) or isinstance(after, Broken):
         return
-    old = {s.id: r.score for s, r in zip(before.live, before.protocol.rows, strict=True)}
-    new = {s.id: r.score for s, r in zip(after.live, after.protocol.rows, strict=True)}
+    old = {s.id: r.score for s, r in zip(before.slots.live, before.protocol.rows, strict=True)}
+    new = {s.id: r.score for s, r in zip(after.slots.live, after.protocol.rows, strict=True)}
     rows = [sid for sid in new if sid in old and old[sid] != new[sid] and sid != slot_id]
-    number = next((i + 1 for i, s in enumerate(after.live) if s.id == slot_id), None)
+    number = next((i + 1 for i, s in enumerate(after.slots.live) if s.id == slot_id), None)
     if number is None:
-        number = next((i + 1 for i, s in enumerate(before.live) if s.id == slot_id), None)
+        number = next((i + 1 for i, s in enumerate(before.slots.live) if s.id == slot_id),
+                      None)
     session["changed"] = {
         "game": after.row.id, "note": note, "deal": number, "slot": slot_id,
         "before": list(before.protocol.score), "after": list(after.protocol.score),

@@ -10,6 +10,7 @@ from flask_babel import gettext as _
 from scorer.engine import (
     FORMAT,
     MAX_DEALS,
+    MAX_LOG_BYTES,
     RuleError,
     catalog,
     checked_parts,
@@ -23,7 +24,7 @@ from scorer.web.agreement_form import loc
 from scorer.web.db import get_store
 from scorer.web.forms import MIN_PLAYERS, ImportForm, NewGameForm
 from scorer.web.i18n import lang
-from scorer.web.replay_cache import load
+from scorer.web.versions import Broken, load
 
 bp = Blueprint("games", __name__)
 
@@ -63,7 +64,7 @@ def list_totals(rows) -> dict[int, tuple[int | None, list | None]]:
             out[row.id] = found[1:]
             continue
         loaded = load(row)
-        protocol = loaded.protocol
+        protocol = None if isinstance(loaded, Broken) else loaded.protocol
         winner = protocol.winner if protocol else None
         score = list(protocol.score) if protocol else None
         fresh.append((row.id, loaded.version, winner, score))
@@ -166,12 +167,15 @@ def import_game():
     flood = access.creation_refusal()
     if flood:
         return too_many(*flood)
+    # Every attempt counts, refused ones too: a bad file costs the server as much work as
+    # a good one, and a flood of them must meet the same limit.
+    access.count_creation()
     if not form.validate():
         error = _("Choose a game file to import.")
     else:
-        error, row = import_file(form.file.data.read())
+        # One byte past the limit is enough for the engine to refuse it as too large.
+        error, row = import_file(form.file.data.read(MAX_LOG_BYTES + 1))
         if row is not None:
-            access.count_creation()
             access.remember(row.edit_token)
             flash(_("Game imported."))
             return redirect(url_for("game.page", token=row.edit_token))

@@ -1,4 +1,4 @@
-"""The cache of rendered game pages (both links) and their opaque ETags."""
+"""The game pages (both links) with their opaque ETags, kept gzipped on their version."""
 
 from __future__ import annotations
 
@@ -7,59 +7,37 @@ import hashlib
 import hmac
 from collections.abc import Callable
 
-from flask import (
-    Response,
-    current_app,
-    make_response,
-    request,
-    session,
-)
+from flask import Response, current_app, make_response, request, session
 from flask_wtf.csrf import generate_csrf
 
-from scorer.web import access
+from scorer.store import GameRow
 from scorer.web.db import get_store
 from scorer.web.i18n import lang
-from scorer.web.lru import Lru
-from scorer.web.replay_cache import Loaded, load
+from scorer.web.versions import Version, keep_page, load
 
 # Gzip level 3, for every text answer: the first GET after each save compresses its page
 # once, and the deal form is compressed on every GET. A 35 kB page of 1000 deals takes
-# 0.17 ms to 8.6 kB (level 6: 0.52 ms to 7.9 kB). 64 cached pages take about 0.6 MB.
+# 0.17 ms to 8.6 kB (level 6: 0.52 ms to 7.9 kB).
 GZIP_LEVEL = 3
 
 
-class PageCache(Lru):
-    """Rendered game pages, kept gzipped (a tenth of the size), by all they depend on.
+def page_key(row: GameRow, editable: bool, generation: str, version: int) -> tuple | None:
+    """All a game page depends on, or None if it shows one-off session state (a flash,
+    the "which totals changed" note), which is never kept.
 
-    The key holds the database generation, game id and version (so a change or a
-    restore never shows an old page), the language, the link kind, the URL, whether
-    the browser is the host, and for the edit link the session's CSRF secret (its forms
-    carry a token made from it). Pages that show one-off session state (a flash, the
-    "which totals changed" note) are never cached.
+    The database generation, game id and version (so a change or a restore never shows
+    an old page), the language, the link kind, the URL (?rows=all, and the language
+    switch comes back to it), and for the edit link the session's CSRF secret (its forms
+    carry a token made from it).
     """
-
-    def put(self, key: tuple, html: bytes) -> bytes:
-        """Remember a rendered page, gzipped (so it is compressed once); return that."""
-        return super().put(key, gzip.compress(html, GZIP_LEVEL, mtime=0))
-
-
-def pages() -> PageCache:
-    """This app's page cache."""
-    return current_app.extensions.setdefault("scorer_pages", PageCache())
-
-
-def page_key(row, editable: bool, generation: str, version: int) -> tuple | None:
-    """What the page depends on, or None if it shows one-off session state."""
     if session.get("_flashes") or (editable and session.get("changed")):
         return None
     secret = ""
     if editable:
-        secret = session.get("csrf_token")
-        if not isinstance(secret, str):  # none yet: generate_csrf puts one in the session
-            generate_csrf()  # (it also signs a token, which a cached page does not need)
-            secret = str(session.get("csrf_token", ""))
-    return (generation, row.id, version, lang(), editable, request.full_path,
-            access.is_host(), secret)
+        if not isinstance(session.get("csrf_token"), str):  # none yet: generate_csrf puts
+            generate_csrf()  # one in the session (and signs a token a kept page needs not)
+        secret = str(session.get("csrf_token", ""))
+    return (generation, row.id, version, lang(), editable, request.full_path, secret)
 
 
 def opaque_etag(key: tuple) -> str:
@@ -68,20 +46,14 @@ def opaque_etag(key: tuple) -> str:
     return hmac.new(secret, repr(key).encode(), hashlib.sha256).hexdigest()[:32]
 
 
-def etag_for(row, editable: bool = False) -> str | None:
-    """The page's current ETag (None when the page must not be cached)."""
-    generation, version = get_store().version_key(row.id)
-    key = page_key(row, editable, generation, version)
-    return None if key is None else opaque_etag(key)
-
-
 def wants_gzip() -> bool:
     """Whether the client accepts gzip."""
     return request.accept_encodings["gzip"] > 0
 
 
-def cached_page(row, editable: bool, render: Callable[[Loaded, str | None], str]) -> Response:
-    """The game page with a weak opaque ETag: 304 if unchanged, else cached or rendered."""
+def cached_page(row: GameRow, editable: bool,
+                render: Callable[[Version, str | None], str]) -> Response:
+    """The game page with a weak opaque ETag: 304 if unchanged, else kept or rendered."""
     generation, version = get_store().version_key(row.id)
     key = page_key(row, editable, generation, version)
     if key is None:
@@ -92,15 +64,15 @@ def cached_page(row, editable: bool, render: Callable[[Loaded, str | None], str]
     if request.if_none_match.contains_weak(tag):
         response = make_response("", 304)
     else:
-        entry = pages().get(key)
-        if entry is None:
-            loaded = load(row, (generation, version))
-            if (loaded.generation, loaded.version) != (generation, version):  # moved meanwhile
-                key = page_key(row, editable, loaded.generation, loaded.version)
-                tag = opaque_etag(key)
+        loaded = load(row, (generation, version))
+        if (loaded.generation, loaded.version) != (generation, version):  # moved meanwhile
+            key = (loaded.generation, row.id, loaded.version, *key[3:])
+            tag = opaque_etag(key)
+        body = loaded.pages.get(key)
+        if body is None:
             html = render(loaded, f'W/"{tag}"').encode()
-            entry = pages().put(key, html)
-        response = page_response(entry)
+            body = keep_page(loaded, key, gzip.compress(html, GZIP_LEVEL, mtime=0))
+        response = page_response(body)
     response.set_etag(tag, weak=True)
     response.headers["Cache-Control"] = "no-cache, private"
     response.vary.add("Accept-Encoding")
@@ -108,7 +80,7 @@ def cached_page(row, editable: bool, render: Callable[[Loaded, str | None], str]
 
 
 def page_response(body: bytes) -> Response:
-    """A 200 with the cached page: as kept if the client accepts gzip, else unpacked."""
+    """A 200 with a kept page: as kept if the client accepts gzip, else unpacked."""
     if not wants_gzip():
         return make_response(gzip.decompress(body))
     response = make_response(body)

@@ -6,19 +6,17 @@ decided by scorer.marks, the same as on the PDF sheet.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from flask import current_app
 from flask_babel import gettext as _
-from markupsafe import Markup
 
 from scorer import marks
 from scorer.engine import catalog
+from scorer.store import DealSlot
 from scorer.web.i18n import lang
-from scorer.web.lru import Lru
 
 
 def legend(ag, players: int) -> list[tuple[str, str]]:
@@ -129,66 +127,6 @@ def row_view(row: Any, seats: int, slot_id: int | None, said: Words) -> ShownRow
 
 
 @dataclass(frozen=True)
-class LiveRow:
-    """A live protocol row to show: the engine's row, its deal's slot and the page's
-    words. It is worded (shown_row) only when its HTML is not cached yet."""
-
-    row: Any
-    slot_id: int | None
-    said: Words
-    kind: str = "live"
-
-
-class RowCache(Lru):
-    """Rendered protocol rows by the engine row they show (its identity), its slot, words
-    and links (issue 10: after a new deal the page renders one new row, not twenty).
-
-    A game's next version shares its earlier Row objects (the engine scores on from a
-    kept state), so its rows are found here without being worded again. Each entry
-    holds its row, so no id is reused while it lives, and a hit is checked to be that
-    very row; a Row is immutable, and its HTML is a function of it and the rest of the
-    key.
-    """
-
-
-def rows_cache() -> RowCache:
-    """This app's cache of rendered rows."""
-    return current_app.extensions.setdefault("scorer_rows", RowCache(4096))
-
-
-def cached_row(macro: Callable[..., Markup], live: LiveRow, players: list[str],
-               editable: bool, edit_base: str, why_base: str, t_dealer: str, moved: bool,
-               edited: bool) -> Markup:
-    """A live protocol row's HTML, rendered once per distinct row, words and links."""
-    key = (live.said.code, id(live.row), live.slot_id, tuple(players), editable, edit_base,
-           why_base, t_dealer, bool(moved), bool(edited))
-    cache = rows_cache()
-    found = cache.get(key)
-    if found is not None and found[0] is live.row:
-        return found[1]
-    shown = row_view(live.row, len(players), live.slot_id, live.said)
-    html = macro(shown, players, editable, edit_base, why_base, t_dealer, moved, edited,
-                 _("Edit deal %(n)d", n=shown.n))
-    cache.put(key, (live.row, html))
-    return html
-
-
-def table_rows(row_macro: Callable[..., Markup], deleted_macro: Callable[[Any], Markup],
-               rows: list[Any], players: list[str], editable: bool, edit_base: str,
-               why_base: str, t_dealer: str, changed: dict | None) -> Markup:
-    """The protocol table's rows: live ones from the row cache, deleted ones (with their
-    restore forms) from their macro; "changed" marks the rows an edit moved."""
-    # One call for the whole table: a Jinja loop spent more per row than the cache does.
-    ids = set(changed.get("ids", ())) if changed else set()
-    edited = changed.get("slot") if changed else None
-    return Markup("\n".join([
-        deleted_macro(r) if r.kind == "deleted" else
-        cached_row(row_macro, r, players, editable, edit_base, why_base, t_dealer,
-                   r.slot_id in ids, r.slot_id == edited)
-        for r in rows]))
-
-
-@dataclass
 class DeletedRow:
     """A deleted deal, shown where it was (after live row `after`), with what it said."""
 
@@ -198,16 +136,17 @@ class DeletedRow:
     kind: str = "deleted"
 
 
-def recent_rows(protocol: Any, slots: list[Any], limit: int | None,
+def recent_rows(protocol: Any, slots: Sequence[DealSlot], limit: int | None,
                 last_records: Callable[[list[int]], dict[int, dict]] | None
                 ) -> tuple[list[Any], int]:
-    """The newest `limit` live rows (all if None), newest first, deleted deals in place.
+    """The newest `limit` live rows (all if None) worded, newest first, deleted deals in
+    place.
 
     Returns (rows, how many older live rows were left out). last_records (slot ids ->
     the record a restore brings back) is None on the read-only page, which shows no
     deleted deals.
     """
-    count = len(protocol.rows)
+    count, seats = len(protocol.rows), len(protocol.players)
     first = 0 if limit is None else max(0, count - limit)
     said = words()
     out: list[Any] = []
@@ -219,21 +158,24 @@ def recent_rows(protocol: Any, slots: list[Any], limit: int | None,
             live -= 1
             if live < first:
                 break
-            out.append(LiveRow(protocol.rows[live], slot.id, said))
+            out.append(row_view(protocol.rows[live], seats, slot.id, said))
         elif last_records is not None:
             out.append(DeletedRow(slot.id, live, None))
     if last_records is not None:
-        fill_deleted(out, last_records)
+        out = with_records(out, last_records)
     return out, first
 
 
-def fill_deleted(rows: list[Any], last_records: Callable[[list[int]], dict[int, dict]]) -> None:
-    """Give each shown deleted deal the record a restore brings back (one query for all)."""
-    gone = [r for r in rows if isinstance(r, DeletedRow)]
-    if gone:
-        found = last_records([r.slot_id for r in gone])
-        for r in gone:
-            r.record = found.get(r.slot_id)
+def with_records(rows: list[Any], last_records: Callable[[list[int]], dict[int, dict]]
+                 ) -> list[Any]:
+    """The rows with each deleted deal given the record a restore brings back (one query
+    for all)."""
+    gone = [r.slot_id for r in rows if isinstance(r, DeletedRow)]
+    if not gone:
+        return rows
+    found = last_records(gone)
+    return [replace(r, record=found.get(r.slot_id)) if isinstance(r, DeletedRow) else r
+            for r in rows]
 
 
 def barrel_marks(protocol: Any) -> dict[int, Any]:

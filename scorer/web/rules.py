@@ -8,7 +8,7 @@ from flask.typing import ResponseReturnValue
 from scorer.engine import catalog
 from scorer.web import access, agreement_form
 from scorer.web.agreement_form import label_of, loc
-from scorer.web.replay_cache import load
+from scorer.web.versions import Broken, load
 
 bp = Blueprint("rules", __name__)
 
@@ -17,7 +17,7 @@ def sheet(token: str, editable: bool) -> ResponseReturnValue:
     """Render the sheet; agreements that differ from classic are highlighted."""
     row = access.game_for(token, edit=editable)
     loaded = load(row)
-    if loaded.game is None:
+    if isinstance(loaded, Broken):
         return render_template("game/broken.html", row=row, error=loaded.error), 409
     agreements = loaded.game.agreements
     differ = agreements.differences("classic")

@@ -25,7 +25,7 @@ def page(token: str):
         return redirect(url_for("view.page", token=row.view_token))
     access.remember(token)
     response = cached_page(row, False, lambda loaded, tag: page_model.render(
-        row, editable=False, etag=tag, loaded=loaded))
+        row, False, loaded, etag=tag))
     response.headers["X-Poll-Seconds"] = str(current_app.config["POLL_SECONDS"])
     return response
 

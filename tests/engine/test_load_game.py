@@ -15,7 +15,7 @@ LOG = {"format": FORMAT, "players": ["A", "B", "C"], "agreements": {"preset": "c
 @pytest.mark.parametrize("text,detail", [
     (b"{not json", "line 1 column 2"),
     (b"\xff\xfe{}", "not UTF-8 text"),
-    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    (b"[" * 10_000 + b"]" * 10_000, "nested too deeply"),
     (json.dumps({**LOG, "title": [[[[[[[[["deep"]]]]]]]]]}), "nested too deeply"),
     ('{"a": ' + "1" * 5000 + "}", "4300 digits"),
 ])
@@ -26,6 +26,20 @@ def test_unreadable_json_is_one_refusal(text, detail):
     assert (err.value.deal, err.value.field, err.value.rule) == (None, "json", "json")
     assert detail in err.value.message("en")
     assert err.value.message("ru").startswith("игра: json: не читается как JSON")
+
+
+@pytest.mark.parametrize("text, rule, words", [
+    (b"[" * 100_000 + b"]" * 100_000, "json.containers", "100000"),
+    (b'{"deals": [' + b",".join([b"{}"] * 30_000) + b"]}", "json.containers", "30002"),
+    (b" " * (1024 * 1024 + 1), "json.size", "1024 KB"),
+])
+def test_a_file_larger_than_any_log_is_refused_before_decoding(text, rule, words):
+    """Past 1 MB, or with more objects and lists than 2000 deals can hold: refused from the
+    raw bytes (a count, no decoding), naming the rule and the numbers."""
+    with pytest.raises(RuleError) as err:
+        load_game(text)
+    assert (err.value.field, err.value.rule) == ("json", rule)
+    assert words in err.value.message("en")
 
 
 @pytest.mark.parametrize("text", ["[1, 2]", '"a log"', "3"])
@@ -80,7 +94,9 @@ ONCE = {
 
 @pytest.mark.parametrize("what", list(ONCE))
 def test_one_definition_of_each(what):
-    """Each constant is written once, in scorer/engine/records.py; the rest import it."""
+    """Each constant is written once, in scorer/engine/records.py (the text limits in
+    names.py); the rest import it."""
     found = [str(p.relative_to(SCORER)) for p in SCORER.rglob("*.py")
              if ONCE[what].search(p.read_text(encoding="utf-8"))]
-    assert found == ["engine/records.py"], found
+    home = "engine/names.py" if what == "MAX_NAME" else "engine/records.py"
+    assert found == [home], found

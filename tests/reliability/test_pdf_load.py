@@ -29,7 +29,6 @@ def slow_renders(monkeypatch):
     monkeypatch.setattr(downloads, "render_hook", hook)
     monkeypatch.setattr(downloads, "_renders", threading.BoundedSemaphore(2))
     monkeypatch.setattr(downloads, "RENDER_WAIT", 0.2)
-    monkeypatch.setattr(downloads, "_cache", type(downloads._cache)())
     return started, release, calls
 
 

@@ -13,7 +13,7 @@ from webtable import csrf_of
 from scorer import store
 from scorer.cli import main as cli
 from scorer.web import db as web_db
-from scorer.web import replay_cache
+from scorer.web import versions
 
 
 def played(table, deals: int = 2) -> str:
@@ -177,18 +177,24 @@ def test_games_list_does_not_replay_games_it_has_totals_for(table, monkeypatch):
     first = table.client.get("/").get_data(as_text=True)
     score = re.search(r'class="list-score">[^<]*<', first).group(0)
     calls = []
-    real = replay_cache.parsed_run
-    monkeypatch.setattr(replay_cache, "parsed_run", lambda *a: calls.append(1) or real(*a))
-    logs_cache = table.client.application.extensions["scorer_replays"]
-    logs_cache.items.clear()  # as after a server restart
+    real = versions.made
+    monkeypatch.setattr(versions, "made", lambda *a: calls.append(1) or real(*a))
+    kept = table.client.application.extensions["scorer_versions"]
+    kept.clear()  # as after a server restart
     html = table.client.get("/").get_data(as_text=True)
     assert calls == [] and score in html  # the totals, from the stored row
     table.deal(game, action="redeal")
-    logs_cache.items.clear()
+    kept.clear()
     calls.clear()
     table.client.get("/")
     table.client.get("/")
     assert len(calls) == 1  # the new version, once
+
+
+def forget_pages(app) -> None:
+    """Drop the rendered pages kept on every version (the versions stay)."""
+    for entry, _weight in app.extensions["scorer_versions"].items.values():
+        entry.pages.clear()
 
 
 def statements(app, action) -> list[str]:
@@ -224,7 +230,7 @@ def test_a_page_view_reads_the_game_and_its_version_in_two_statements(app, table
     transaction around single reads, and nothing read twice."""
     game = played(table, deals=3)
     table.client.get(game)
-    table.client.application.extensions["scorer_pages"].items.clear()  # render it again
+    forget_pages(app)  # render it again
     sql = statements(app, lambda: table.client.get(game))
     assert len(sql) == 2, sql
     assert "generation" in sql[1] and "version" in sql[1]
@@ -236,7 +242,7 @@ def test_deleted_slots_are_read_in_one_query(app, table):
     page = table.client.get(game).get_data(as_text=True)
     for slot in slots_of(page)[1:]:
         delete(table, game, slot)
-    table.client.application.extensions["scorer_pages"].items.clear()
+    forget_pages(app)
     seen = {}
     sql = statements(app, lambda: seen.setdefault("html", table.client.get(game).get_data(
         as_text=True)))
@@ -253,13 +259,10 @@ def test_store_totals_are_kept_only_for_the_current_version(tmp_path):
     row = st.create_game({"format": "thousand-game/1", "players": ["A", "B"],
                           "agreements": {"preset": "two-players", "overrides": {}},
                           "first_dealer": 0})
-    st.put_totals(row.id, row.version + 1, None, [1, 2])
+    st.put_many_totals([(row.id, row.version + 1, None, [1, 2])])
     assert st.cached_totals([row.id]) == {}
-    st.put_totals(row.id, row.version, None, [0, 0])
+    st.put_many_totals([(row.id, row.version, None, [0, 0])])
     assert st.cached_totals([row.id]) == {row.id: (row.version, None, [0, 0])}
-    with st.writing():
-        st.add_deal(row.id, {"type": "redeal"})
-    assert st.last_version == row.version + 1
     generation = st.generation()
     store.migrate(db)
     assert st.generation() != generation and len(generation) == 16
@@ -277,13 +280,13 @@ def test_the_page_after_a_write_reads_no_deals(app, table):
     def cached_slots_match_the_store() -> None:
         """The newest cached entry holds the slots the store reads for that version."""
         with app.app_context():
-            newest = list(replay_cache.replays().items.items())[-1]
-            (_generation, game_id, version), entry = newest
+            newest = list(versions.versions().items.items())[-1]
+            (_generation, game_id, version), (entry, _weight) = newest
             st = web_db.get_store()
             assert st.version(game_id) == version
             slots = st.slots(game_id)
-            assert list(entry[3]) == slots
-            assert entry[3].live == [s for s in slots if s.record is not None]
+            assert entry.slots == versions.Slots.of(slots)
+            assert list(entry.slots.live) == [s for s in slots if s.record is not None]
 
     table.deal(game, action="redeal")
     cached_slots_match_the_store()
@@ -296,39 +299,31 @@ def test_the_page_after_a_write_reads_no_deals(app, table):
     data = table.form(game)  # the restore button sits on the game page, where the deal was
     assert table.client.post(f"{game}/deal/{first}/restore", data=data).status_code == 302
     cached_slots_match_the_store()
-    table.client.application.extensions["scorer_pages"].items.clear()
+    forget_pages(app)
     sql = statements(app, lambda: table.client.get(game))
     assert not [s for s in sql if "from deals" in s.lower()], sql
 
 
-def test_the_kept_shell_gives_the_page_a_whole_render_gives(app, table):
-    """A new version renders only the page's live part into a kept shell; the result is
-    the very page a whole render gives, on both links, in both languages, with every row
-    and with a deleted deal on it; another title gets another shell."""
-    from dataclasses import replace
+def test_the_versions_kept_are_bounded_by_their_deals(app):
+    """The cache of versions weighs each by its deals: a long game takes the room of many
+    short ones, and the newest version is kept even when it alone is over the budget."""
+    from types import SimpleNamespace
 
-    from flask import render_template
+    from scorer.store import DealSlot
+    from scorer.web.lru import Lru
 
-    from scorer.web import access, page_model
-    from scorer.web.forms import ConfirmForm
+    def version(deals: int) -> SimpleNamespace:
+        """A stand-in version with this many deals (the weight reads only its slots)."""
+        return SimpleNamespace(slots=versions.Slots.of(
+            DealSlot(i, i, {"type": "redeal"}) for i in range(1, deals + 1)))
 
-    game = played(table, deals=3)
-    delete(table, game, slots_of(table.client.get(game).get_data(as_text=True))[0])
-    sids = re.compile(r'name="sid" value="[^"]+"')
-    token = game.rsplit("/", 1)[1]
-    for editable in (True, False):
-        for code in ("ru", "en"):
-            with app.test_request_context(f"{game}?rows=all", headers={"Cookie": f"lang={code}"}):
-                row = access.game_for(token, edit=True)
-                loaded = replay_cache.load(row)
-                extra = {"confirm": ConfirmForm()} if editable else {}
-                kept = [page_model.render(row, editable, 'W/"e"', loaded, **extra)
-                        for _ in range(2)]  # the second from the kept shell
-                whole = render_template("game/page.html", etag='W/"e"', **extra,
-                                        **page_model.context(row, editable, loaded).variables())
-                assert sids.sub("", kept[0]) == sids.sub("", whole) == sids.sub("", kept[1])
-                assert f'<html lang="{code}">' in whole
-                assert ('/restore" class="restore"' in whole) == editable
-                renamed = replace(row, head={**row.head, "title": "Вечер на даче"})
-                assert "<title>Вечер на даче" in page_model.render(renamed, editable,
-                                                                    loaded=loaded, **extra)
+    assert versions.weight(version(2000)) - versions.weight(version(1)) == 1999
+    kept = Lru(1000, versions.weight)
+    for n in range(10):
+        kept.put(("g", n, 1), version(1))
+    assert len(kept.items) == 10 and kept.total == 10 * versions.weight(version(1))
+    kept.put(("g", 99, 1), version(900))  # room for the long one: the short ones go
+    assert list(kept.items) == [("g", 99, 1)] and kept.total <= kept.budget
+    kept.put(("g", 100, 1), version(2000))
+    assert list(kept.items) == [("g", 100, 1)]
+    assert app.extensions["scorer_versions"].budget == versions.DEALS_KEPT

@@ -42,9 +42,10 @@ def test_edit_and_delete_add_revisions_and_restore_brings_back(st):
     """Edit and delete add revisions; restore brings the last record back."""
     game = st.create_game(HEAD)
     with st.writing():
-        deal = st.add_deal(game.id, {"type": "redeal"})
-    st.revise_deal(game.id, deal, {"type": "adjustment", "player": 0, "amount": 5,
-                                   "reason": "other"}, "edit")
+        assert st.add_deal(game.id, {"type": "redeal"}) == game.version + 1
+    deal = st.slots(game.id)[-1].id
+    assert st.revise_deal(game.id, deal, {"type": "adjustment", "player": 0, "amount": 5,
+                                   "reason": "other"}, "edit") == game.version + 2
     st.revise_deal(game.id, deal, None, "delete")
     assert st.records(game.id) == []
     assert st.last_record(game.id, deal)["type"] == "adjustment"
@@ -70,7 +71,8 @@ def test_tokens_are_unique_and_open_the_right_game(st):
 def test_revision_of_another_games_deal_is_refused(st):
     """A deal of another game cannot be revised."""
     a, b = st.create_game(HEAD), st.create_game(HEAD)
-    deal = st.add_deal(a.id, {"type": "redeal"})
+    st.add_deal(a.id, {"type": "redeal"})
+    deal = st.slots(a.id)[-1].id
     with pytest.raises(KeyError):
         st.revise_deal(b.id, deal, None, "delete")
 
@@ -127,7 +129,8 @@ def test_first_start_writes_config_with_fresh_keys(tmp_path, monkeypatch):
 def test_a_write_based_on_an_old_version_stores_nothing(st):
     """The version check and the bump are one UPDATE: a stale write changes nothing."""
     game = st.create_game(HEAD)
-    slot = st.add_deal(game.id, {"type": "redeal"}, based_on=game.version)
+    st.add_deal(game.id, {"type": "redeal"}, based_on=game.version)
+    slot = st.slots(game.id)[-1].id
     with pytest.raises(store.StaleError) as refused:
         st.add_deal(game.id, {"type": "redeal"}, based_on=game.version)
     assert (refused.value.based_on, refused.value.current) == (game.version, game.version + 1)
@@ -141,10 +144,11 @@ def test_a_deal_written_outside_a_transaction_is_stored_whole(st, tmp_path):
     """add_deal and revise_deal take their own transaction when the caller has none: the
     deal, its revision and the version bump reach the file together."""
     game = st.create_game(HEAD)
-    slot = st.add_deal(game.id, {"type": "redeal"})
-    st.revise_deal(game.id, slot, None, "delete")
+    st.add_deal(game.id, {"type": "redeal"})
+    st.revise_deal(game.id, st.slots(game.id)[-1].id, None, "delete")
     assert not st.db.conn.in_transaction
     other = store.Store(store.connect(tmp_path / "s.sqlite"))
     assert other.version(game.id) == game.version + 2
-    assert [(s.rev, s.record) for s in other.slots(game.id)] == [(2, None)]
+    assert [s.record for s in other.slots(game.id)] == [None]
+    assert [h["rev"] for h in other.history(game.id, 1)] == [1, 2]
     other.db.close()

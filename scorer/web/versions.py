@@ -1,0 +1,174 @@
+"""One entry per version of a game: its deal slots and its engine Timeline (or the error
+that broke its log), with what the version renders, in one cache.
+
+The web layer never computes a score: the engine's Timeline does, from the records. A
+version number names one exact list of slots (every change bumps it in the same
+transaction) and entries are immutable apart from the renders they keep, so an entry
+keyed by (database generation, game id, version) is never stale; the generation changes
+when a restore puts another file (with the same ids and versions) in place. Only this
+process's memory holds them; scores are never stored.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from flask import Flask, current_app
+from markupsafe import Markup
+
+from scorer.engine import Game, Protocol, RuleError, Timeline, parse_game
+from scorer.store import DealSlot, GameRow
+from scorer.web.db import get_store
+from scorer.web.lru import Lru
+
+# The cache holds versions up to this many deals in all (about 3 kB each: a Timeline and
+# its records), so one 2000-deal game weighs what two thousand one-deal versions do. Fewer
+# live objects also keep Python's full garbage collections short.
+DEALS_KEPT = 20_000
+# What an entry weighs besides its deals: its pages, its charts, its game's head.
+ENTRY_WEIGHT = 50
+# Pages kept per version: the read-only page per language and URL, the edit page per
+# browser (its forms carry the browser's CSRF token).
+PAGES_KEPT = 8
+_pages_lock = threading.Lock()
+
+
+@dataclass(frozen=True, slots=True)
+class Slots:
+    """A version's deal slots in order, and the live ones (not deleted)."""
+
+    every: tuple[DealSlot, ...]
+    live: tuple[DealSlot, ...]
+
+    @classmethod
+    def of(cls, slots: Iterable[DealSlot]) -> Slots:
+        """The slots as the store lists them."""
+        every = tuple(slots)
+        return cls(every, tuple(s for s in every if s.record is not None))
+
+    def records(self) -> list[dict]:
+        """The live records, in order."""
+        return [s.record for s in self.live if s.record is not None]
+
+    def after(self, slot_id: int | None, record: dict | None) -> Slots:
+        """The slots once a write has stored ``record`` (a new deal when slot_id is None,
+        else a new revision of that slot): what the store would read back."""
+        if slot_id is None:  # slots are in seq order and a slot's id is its seq
+            number = self.every[-1].id + 1 if self.every else 1
+            added = DealSlot(number, number, record)
+            return Slots((*self.every, added), (*self.live, added))
+        return Slots.of(replace(s, record=record) if s.id == slot_id else s
+                        for s in self.every)
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A version whose log replays: its slots and Timeline, and what it has rendered."""
+
+    row: GameRow
+    generation: str
+    version: int
+    slots: Slots
+    timeline: Timeline
+    charts: dict[str, Markup] = field(default_factory=dict, compare=False, repr=False)
+    pages: dict[tuple, bytes] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def game(self) -> Game:
+        """The engine Game."""
+        return self.timeline.game
+
+    @property
+    def protocol(self) -> Protocol:
+        """The version's protocol."""
+        return self.timeline.protocol
+
+
+@dataclass(frozen=True, slots=True)
+class Broken:
+    """A version whose log no longer replays, with the refusal that stops it."""
+
+    row: GameRow
+    generation: str
+    version: int
+    slots: Slots
+    error: RuleError
+    pages: dict[tuple, bytes] = field(default_factory=dict, compare=False, repr=False)
+
+
+Version = Loaded | Broken
+
+
+def weight(entry: Version) -> int:
+    """What a version weighs in the cache: its deals, and a little for the rest."""
+    return len(entry.slots.every) + ENTRY_WEIGHT
+
+
+def init_app(app: Flask) -> None:
+    """Give the app its cache of versions (game ids are only unique within a database)."""
+    app.extensions["scorer_versions"] = Lru(DEALS_KEPT, weight)
+
+
+def versions() -> Lru:
+    """This app's cache of versions."""
+    return current_app.extensions["scorer_versions"]
+
+
+def log_of(row: GameRow, records: list[dict]) -> dict[str, Any]:
+    """The GAME-FORMAT document for a stored game and a list of records."""
+    return {**row.head, "deals": records}
+
+
+def made(row: GameRow, generation: str, version: int, slots: Slots) -> Version:
+    """Replay a version's records in full (a log that no longer replays is kept broken)."""
+    try:
+        timeline = Timeline.of(parse_game(log_of(row, slots.records())))
+    except RuleError as err:
+        return Broken(row, generation, version, slots, err)
+    return Loaded(row, generation, version, slots, timeline)
+
+
+def load(row: GameRow, known: tuple[str, int] | None = None) -> Version:
+    """The game's current version, replayed once per version; known: the (generation,
+    version) the caller has just read, to spare reading it again."""
+    st = get_store()
+    generation, version = known or st.version_key(row.id)
+    found = versions().get((generation, row.id, version))
+    if found is not None:
+        return found
+    with st.snapshot():  # the version and the slots from the same state of the file
+        generation, version = st.version_key(row.id)
+        found = versions().get((generation, row.id, version))
+        if found is not None:
+            return found
+        slots = Slots.of(st.slots(row.id))
+    return versions().put((generation, row.id, version),
+                          made(row, generation, version, slots))
+
+
+def remember(before: Version, version: int, slots: Slots, timeline: Timeline) -> None:
+    """Keep the version a write has just stored, scored already (the page the writer is
+    sent to next replays nothing and reads no deals)."""
+    entry = Loaded(before.row, before.generation, version, slots, timeline)
+    versions().put((before.generation, before.row.id, version), entry)
+
+
+def rescored(before: Version, slots: Slots, change) -> Timeline:
+    """The Timeline of ``slots``, the slots after a change of ``before``: ``change`` made
+    from the kept Timeline, or every record replayed when the log was broken (a delete
+    may mend it). Raises RuleError."""
+    if isinstance(before, Broken):
+        return Timeline.of(parse_game(log_of(before.row, slots.records())))
+    return change(before.timeline)
+
+
+def keep_page(entry: Version, key: tuple, body: bytes) -> bytes:
+    """Keep a rendered page on its version, dropping the oldest beyond PAGES_KEPT."""
+    with _pages_lock:
+        entry.pages[key] = body
+        while len(entry.pages) > PAGES_KEPT:
+            del entry.pages[next(iter(entry.pages))]
+    return body
