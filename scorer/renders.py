@@ -14,7 +14,7 @@ from __future__ import annotations
 import multiprocessing
 import resource
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext
 from typing import Any
@@ -45,7 +45,7 @@ def context() -> ForkServerContext:
 
 
 def _child(pipe: Connection, render: Callable[..., bytes], log: dict[str, Any],
-           options: dict[str, Any], memory: int, seconds: int) -> None:
+           options: Mapping[str, Any], memory: int, seconds: int) -> None:
     """In the child: limit its address space and CPU time, render, send the bytes back."""
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     # A second guard on time: even if the parent is gone, the kernel ends the child.
@@ -61,7 +61,7 @@ def _child(pipe: Connection, render: Callable[..., bytes], log: dict[str, Any],
     pipe.send_bytes(b"P" + data)
 
 
-def render_in_child(render: Callable[..., bytes], log: dict[str, Any], options: dict[str, Any],
+def render_in_child(render: Callable[..., bytes], log: dict[str, Any], options: Mapping[str, Any],
                     *, seconds: float, memory: int) -> bytes:
     """render(parse_game(log), **options) in a child process; RenderFailed if it cannot.
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, current_app, redirect, request, send_from_directory, url_for
+from flask import Blueprint, Response, jsonify, redirect, request, send_from_directory, url_for
 from flask_babel import gettext as _
+from werkzeug.wrappers import Response as WerkzeugResponse
 
+from scorer.engine.texts import LANGUAGES
 from scorer.paths import data_dir
-from scorer.web.i18n import COOKIE, LANGUAGES
+from scorer.web.i18n import COOKIE
 
 bp = Blueprint("site", __name__)
 
@@ -24,7 +26,7 @@ def safe_back(target: str | None) -> str:
 
 
 @bp.get("/lang/<code>")
-def switch_language(code: str):
+def switch_language(code: str) -> WerkzeugResponse:
     """Remember the chosen language in a cookie and go back."""
     target = safe_back(request.args.get("next") or request.referrer)
     response = redirect(target)
@@ -34,7 +36,7 @@ def switch_language(code: str):
 
 
 @bp.get("/manifest.webmanifest")
-def manifest():
+def manifest() -> Response:
     """The web app manifest, so a phone can put the app on its home screen."""
     data = {
         "name": _("Thousand: score sheet"),
@@ -53,19 +55,19 @@ def manifest():
              "type": "image/svg+xml"},
         ],
     }
-    response = current_app.json.response(data)
+    response = jsonify(data)
     response.mimetype = "application/manifest+json"
     return response
 
 
 @bp.get("/favicon.ico")
-def favicon():
+def favicon() -> WerkzeugResponse:
     """Browsers ask for this path; point them at the icon."""
     return redirect(url_for("static", filename="icon-192.png"))
 
 
 @bp.get("/print.css")
-def print_css():
+def print_css() -> Response:
     """The game page's print stylesheet; it lives with the PDF sheet so both print alike."""
     return send_from_directory(data_dir("templates") / "sheet", "print.css", mimetype="text/css",
                                max_age=3600)
