@@ -18,7 +18,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +31,19 @@ from scorer.engine import MAX_DEALS
 # growing back-off, which turns a short wait into a long tail under concurrent posts.
 _WRITE_LOCK = threading.Lock()
 
+# One-time ids kept per game: the forms of its last writes (a double tap, a re-send, a
+# phone that lost the answer); see note_submission for why forgetting older ones is safe.
+KEEP_SUBMISSIONS = 20
+# Days a deleted game is kept (listed as «deleted — undo») before purge_deleted removes it.
+DELETED_DAYS = 7
+
+# A game's (winner seat or None, end scores), as the games list shows them.
+Totals = tuple[int | None, list[int]]
+# A version's end totals as the list keeps them: version, winner, scores (None when the
+# log does not replay).
+StoredTotals = tuple[int, int | None, list[int] | None]
 # A game log's head or a deal record as JSON data (docs/GAME-FORMAT.md).
 JsonDict = dict[str, Any]
-# A version's end totals as the games list keeps them: version, winner, scores (None when
-# the log does not replay).
-Totals = tuple[int, int | None, list[int] | None]
 
 migrations = Migrations("scorer")
 
@@ -94,6 +102,16 @@ def m003_submission_ids(db: Database) -> None:
         foreign_keys=[("game_id", "games", "id")],
         not_null={"game_id", "sid", "created"},
     )
+
+
+@migrations()
+def m004_archive_delete_guests(db: Database) -> None:
+    """When a game was archived or deleted (NULL: not), and whether a guest started it."""
+    # A deleted game is kept (its links answer 404) until purge_deleted; a guest is a
+    # browser without the host key, whose games count against the guests' cap (web access).
+    db.execute("alter table games add column archived text")
+    db.execute("alter table games add column deleted text")
+    db.execute("alter table games add column guest integer not null default 0")
 
 
 def now() -> str:
@@ -182,6 +200,9 @@ class GameRow:
     version: int
     created: str
     updated: str
+    archived: str | None = None  # when the host archived it
+    deleted: str | None = None  # when the host deleted it (kept DELETED_DAYS, then purged)
+    guest: bool = False  # started or imported by a browser without the host key
 
 
 @dataclass(frozen=True)
@@ -221,7 +242,9 @@ class Store:
             try:
                 yield self
             except BaseException:
-                self.db.conn.execute("ROLLBACK")
+                # A full disk or an I/O error may have rolled the transaction back already.
+                if self.db.conn.in_transaction:
+                    self.db.conn.execute("ROLLBACK")
                 raise
             self.db.conn.execute("COMMIT")
 
@@ -248,24 +271,37 @@ class Store:
 
     # -- games ---------------------------------------------------------------
 
-    def create_game(self, head: JsonDict, records: list[JsonDict] | None = None) -> GameRow:
-        """Store a new game (and optionally its deals) and return it."""
-        return self.create_games([(head, records or [])])[0]
+    def create_game(self, head: JsonDict, records: list[JsonDict] | None = None, *,
+                    guest: bool = False, totals: Totals | None = None) -> GameRow:
+        """Store a new game (and optionally its deals, with their end totals) and return it."""
+        return self.create_games([(head, records or [])], guest=guest,
+                                 totals=None if totals is None else [totals])[0]
 
-    def create_games(self, logs: list[tuple[JsonDict, list[JsonDict]]]) -> list[GameRow]:
-        """Store several games with their deals in one transaction: all of them or none."""
+    def create_games(self, logs: list[tuple[JsonDict, list[JsonDict]]], *,
+                     guest: bool = False, totals: list[Totals] | None = None
+                     ) -> list[GameRow]:
+        """Store several games with their deals in one transaction: all of them or none.
+
+        totals: each log's (winner, end scores), stored with it, so the games list never
+        has to replay an imported game (a flood of them made the host's first view slow)."""
         stamp = now()
         with self.writing():
-            ids = [self._insert_game(head, records, stamp) for head, records in logs]
+            ids = [self._insert_game(head, records, stamp, guest) for head, records in logs]
+            for game_id, (winner, score) in zip(ids, totals or [], strict=False):
+                self.db.execute(
+                    "insert or replace into totals (game_id, version, winner, score, broken)"
+                    " values (?, 1, ?, ?, 0)", [game_id, winner, json.dumps(score)])
         return [self.stored(game_id) for game_id in ids]
 
-    def _insert_game(self, head: JsonDict, records: list[JsonDict], stamp: str) -> int:
+    def _insert_game(self, head: JsonDict, records: list[JsonDict], stamp: str,
+                     guest: bool = False) -> int:
         """Insert one game row with fresh tokens and its deals; return its id."""
         head = {k: v for k, v in head.items() if k != "deals"}
         game_id = inserted(self.db.execute(
-            "insert into games (edit_token, view_token, head, version, created, updated)"
-            " values (?, ?, ?, 1, ?, ?)",
-            [new_token(), new_token(), json.dumps(head, ensure_ascii=False), stamp, stamp],
+            "insert into games (edit_token, view_token, head, version, created, updated,"
+            " guest) values (?, ?, ?, 1, ?, ?, ?)",
+            [new_token(), new_token(), json.dumps(head, ensure_ascii=False), stamp, stamp,
+             int(guest)],
         ))
         for record in records:
             self._append(game_id, record, stamp)
@@ -302,14 +338,16 @@ class Store:
         """The game this edit token opens, or None (a view token opens nothing here)."""
         # One indexed lookup on the edit column only: a view token is as unknown to an
         # edit page as a made-up one, so no answer tells the two apart.
-        rows = list(self._query("select * from games where edit_token = ?", [token]))
+        rows = list(self._query(
+            "select * from games where edit_token = ? and deleted is null", [token]))
         return _game_row(rows[0]) if rows else None
 
     def game_by_token(self, token: str) -> tuple[GameRow, bool] | None:
         """The game an edit or view token opens, and whether it may edit."""
         rows = list(
             self._query(
-                "select * from games where edit_token = ? or view_token = ?", [token, token]
+                "select * from games where (edit_token = ? or view_token = ?)"
+                " and deleted is null", [token, token]
             )
         )
         if not rows:
@@ -317,20 +355,81 @@ class Store:
         row = _game_row(rows[0])
         return row, secrets.compare_digest(row.edit_token, token)
 
-    def games(self, tokens: list[str] | None) -> list[GameRow]:
-        """Games newest first: those whose tokens are given, or all when tokens is None."""
-        if tokens is None:
-            rows = self._query("select * from games order by updated desc, id desc")
-        elif not tokens:
+    def games(self, tokens: list[str] | None, shelf: str = "all", limit: int = -1,
+              skip: int = 0) -> list[GameRow]:
+        """Games newest first: those whose tokens are given, or all when tokens is None.
+
+        shelf: "all" (every game not deleted), "current" (not archived), "archived" or
+        "deleted"; limit and skip take one page of them."""
+        where, params = self._shelf(tokens, shelf)
+        if where is None:
             return []
-        else:
-            marks = ",".join("?" * len(tokens))
-            rows = self._query(
-                f"select * from games where edit_token in ({marks}) or view_token in ({marks})"
-                " order by updated desc, id desc",
-                [*tokens, *tokens],
-            )
+        rows = self._query(f"select * from games where {where}"
+                           " order by updated desc, id desc limit ? offset ?",
+                           [*params, limit, skip])
         return [_game_row(r) for r in rows]
+
+    def count_games(self, tokens: list[str] | None, shelf: str = "all") -> int:
+        """How many games games() would list without a limit."""
+        where, params = self._shelf(tokens, shelf)
+        if where is None:
+            return 0
+        return int(self.db.execute(f"select count(*) from games where {where}",
+                                   params).fetchone()[0])
+
+    @staticmethod
+    def _shelf(tokens: list[str] | None, shelf: str) -> tuple[str | None, list[str]]:
+        """The WHERE clause (None: nothing matches) and its parameters for games()."""
+        where = {"all": "deleted is null", "current": "deleted is null and archived is null",
+                 "archived": "deleted is null and archived is not null",
+                 "deleted": "deleted is not null"}[shelf]
+        if tokens is None:
+            return where, []
+        if not tokens:
+            return None, []
+        marks = ",".join("?" * len(tokens))
+        return (f"{where} and (edit_token in ({marks}) or view_token in ({marks}))",
+                [*tokens, *tokens])
+
+    # -- archive, delete, purge, guests' games -------------------------------
+
+    def set_shelf(self, game_id: int, action: str) -> bool:
+        """archive, unarchive, delete or undelete a game; False if it was already so (or
+        there is no such game). Neither the records nor the version change."""
+        column, value = {"archive": ("archived", now()), "unarchive": ("archived", None),
+                         "delete": ("deleted", now()), "undelete": ("deleted", None)}[action]
+        is_set = "is null" if value is not None else "is not null"
+        with self.atomic():
+            done = self.db.execute(
+                f"update games set {column} = ? where id = ? and {column} {is_set}",
+                [value, game_id]).rowcount
+        return done == 1
+
+    def purge_deleted(self, days: int | None = None) -> int:
+        """Remove for good the games deleted more than ``days`` ago (default DELETED_DAYS);
+        return how many. The file then gets a new generation: a purged game's id may be
+        given again, and nothing cached for it may be shown for the new game."""
+        cutoff = (datetime.now(UTC) - timedelta(days=DELETED_DAYS if days is None else days)
+                  ).isoformat(timespec="seconds")
+        with self.atomic():
+            ids = [r[0] for r in self.db.execute(
+                "select id from games where deleted is not null and deleted < ?", [cutoff])]
+            for game_id in ids:
+                for sql in ("delete from revisions where deal_id in"
+                            " (select id from deals where game_id = ?)",
+                            "delete from deals where game_id = ?",
+                            "delete from submissions where game_id = ?",
+                            "delete from totals where game_id = ?",
+                            "delete from games where id = ?"):
+                    self.db.execute(sql, [game_id])
+        if ids:
+            new_generation(self.db)
+        return len(ids)
+
+    def guest_games(self) -> int:
+        """How many games not deleted were started or imported by guests."""
+        return int(self.db.execute("select count(*) from games where guest = 1"
+                               " and deleted is null").fetchone()[0])
 
     def generation(self) -> str:
         """The database file's generation (changes at migrate and restore)."""
@@ -406,16 +505,24 @@ class Store:
             raise KeyError(slot)
         return int(found[0])
 
-    def history(self, game_id: int, slot: int) -> list[JsonDict]:
-        """Every revision of one deal slot, oldest first."""
+    def history(self, game_id: int, slot: int, limit: int = -1, skip: int = 0) -> list[JsonDict]:
+        """Revisions of one deal slot, oldest first: all of them, or the ``limit`` that come
+        before the newest ``skip`` (a page of a long history, counted from the newest)."""
         rows = self._query(
-            "select r.rev, r.record, r.note, r.created from revisions r"
-            " join deals d on d.id = r.deal_id where d.game_id = ? and d.seq = ? order by r.rev",
-            [game_id, slot],
+            "select * from (select r.rev, r.record, r.note, r.created from revisions r"
+            " join deals d on d.id = r.deal_id where d.game_id = ? and d.seq = ?"
+            " order by r.rev desc limit ? offset ?) order by rev",
+            [game_id, slot, limit, skip],
         )
         return [
             {**r, "record": json.loads(r["record"]) if r["record"] else None} for r in rows
         ]
+
+    def history_length(self, game_id: int, slot: int) -> int:
+        """How many revisions one deal slot has."""
+        return int(self.db.execute(
+            "select count(*) from revisions r join deals d on d.id = r.deal_id"
+            " where d.game_id = ? and d.seq = ?", [game_id, slot]).fetchone()[0])
 
     def _append(self, game_id: int, record: JsonDict, stamp: str) -> int:
         """Add a deal slot at the end with its first revision; return its number."""
@@ -425,7 +532,8 @@ class Store:
         top = int(self.db.execute(
             "select coalesce(max(seq), 0) from deals where game_id = ?", [game_id]
         ).fetchone()[0])
-        if top >= MAX_DEALS:
+        # Only a game with that many slots can be full; deleted deals do not count.
+        if top >= MAX_DEALS and self.live_count(game_id) >= MAX_DEALS:
             raise LimitError(MAX_DEALS)
         deal_id = inserted(self.db.execute(
             "insert into deals (game_id, seq, created) values (?, ?, ?)",
@@ -433,6 +541,13 @@ class Store:
         ))
         self._insert_revision(deal_id, 1, record, "add", stamp)
         return top + 1
+
+    def live_count(self, game_id: int) -> int:
+        """How many of the game's deals are live (their newest revision has a record)."""
+        return int(self.db.execute(
+            "select count(*) from deals d join revisions r on r.deal_id = d.id"
+            " where d.game_id = ? and r.record is not null and r.rev = ("
+            "select max(rev) from revisions where deal_id = d.id)", [game_id]).fetchone()[0])
 
     def _insert_revision(self, deal_id: int, rev: int, record: JsonDict | None, note: str,
                          stamp: str) -> None:
@@ -469,6 +584,8 @@ class Store:
         stamp = now()
         with self.atomic():
             deal_id = self._deal_id(game_id, slot)
+            if note == "restore" and self.live_count(game_id) >= MAX_DEALS:
+                raise LimitError(MAX_DEALS)
             version = self._touch(game_id, stamp, based_on)
             self._revise(deal_id, record, note, stamp)
             return version
@@ -489,7 +606,7 @@ class Store:
 
     # -- cached totals (derived; a missing or old row is simply recomputed) ---
 
-    def cached_totals(self, game_ids: list[int]) -> dict[int, Totals]:
+    def cached_totals(self, game_ids: list[int]) -> dict[int, StoredTotals]:
         """{game id: (version, winner, score or None if the log does not replay)}."""
         if not game_ids:
             return {}
@@ -501,7 +618,7 @@ class Store:
         return {gid: (ver, win, None if broken else json.loads(score))
                 for gid, ver, win, score, broken in rows}
 
-    def put_many_totals(self, items: list[tuple[int, *Totals]]) -> None:
+    def put_many_totals(self, items: list[tuple[int, *StoredTotals]]) -> None:
         """Remember several versions' end totals in one transaction (best effort); a row
         is written only if its version is still the game's current one."""
         if not items or self.db.conn.in_transaction:  # inside someone's snapshot: skip
@@ -527,9 +644,20 @@ class Store:
         return found is not None
 
     def note_submission(self, game_id: int, sid: str) -> None:
-        """Remember a stored form's one-time id (call inside writing(), with the write)."""
+        """Remember a stored form's one-time id (call inside writing(), with the write) and
+        forget the game's older ones past KEEP_SUBMISSIONS.
+
+        Forgetting is safe: a repeated form carries the version it was filled in for, which
+        its first post moved on, so without its id it is refused as stale (409, nothing
+        stored) by the version check in the same transaction; the id only lets a double
+        tap or a re-send be answered as done. It is never what stops a second record.
+        """
         self.db.execute("insert or ignore into submissions (game_id, sid, created)"
                         " values (?, ?, ?)", [game_id, sid, now()])
+        self.db.execute(
+            "delete from submissions where game_id = ? and rowid not in (select rowid"
+            " from submissions where game_id = ? order by rowid desc limit ?)",
+            [game_id, game_id, KEEP_SUBMISSIONS])
 
     def last_record(self, game_id: int, slot: int) -> JsonDict | None:
         """The newest non-empty record of a deal slot (what a restore brings back)."""
@@ -590,4 +718,7 @@ def _game_row(row: JsonDict) -> GameRow:
         version=row["version"],
         created=row["created"],
         updated=row["updated"],
+        archived=row.get("archived"),
+        deleted=row.get("deleted"),
+        guest=bool(row.get("guest")),
     )

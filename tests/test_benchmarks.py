@@ -13,6 +13,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
     ("replay.py", ["--deals", "20", "--repeat", "2"], "deals/s"),
     ("pdf.py", ["--sizes", "30", "--repeat", "1"], "30"),
     ("web.py", ["--sizes", "20", "40", "--requests", "5"], "log-log slope"),
+    ("flood.py", ["--games", "2", "--deals", "20"], "host's first list view: 200"),
 ])
 def test_a_benchmark_runs_and_prints_its_figures(script, args, expect):
     """Each script runs to the end at a tiny size: a script broken by a change of the

@@ -31,6 +31,7 @@ from scorer.engine import (
     Record,
     RuleError,
     checked_parts,
+    end_totals,
     game_to_json,
     load_game,
     parse_game,
@@ -496,7 +497,8 @@ def run_import(args: argparse.Namespace) -> int:
         db = store.connect(target)
         try:
             store.migrate(db)
-            rows = store.Store(db).create_games(logs)
+            rows = store.Store(db).create_games(
+                logs, totals=[end_totals(head, records) for head, records in logs])
         finally:
             db.close()
     except (InputError, OSError, sqlite3.Error, store.LimitError) as err:

@@ -8,6 +8,7 @@ import gc
 import logging
 import os
 import socket
+import sqlite3
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -151,6 +152,11 @@ def checked_database(path: Path) -> bool:
     return True
 
 
+def unwritable(exc: OSError | sqlite3.Error) -> str:
+    """The system's or SQLite's own words for why the data folder cannot be written."""
+    return (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc))
+
+
 def run(args: argparse.Namespace) -> int:
     """Create the instance on first start, listen, print the link and QR, and serve."""
     # create_app() reads $SCORER_INSTANCE: the same folder the other commands resolve.
@@ -172,11 +178,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"serve: --instance: a restore is running on {path}; "
               "start the server when it has finished", file=sys.stderr)
         return 2
-    if not checked_database(path):
+    except OSError as exc:  # the lock file cannot be made: a read-only folder, a full disk
+        print(f"serve: --instance: cannot write to {path.parent} ({unwritable(exc)}); "
+              "the data folder must be writable and have free space", file=sys.stderr)
         return 2
-    app = create_app()
+    if not checked_database(path):  # before the app migrates (writes to) the file
+        return 2
+    try:
+        # Before the app exists: Flask gives its logger a handler of its own only when no
+        # handler is configured yet, and with the root's as well every error printed twice.
+        logging.basicConfig()  # waitress reports its warnings through logging
+        app = create_app()
+    except (OSError, sqlite3.Error) as exc:  # a read-only folder, a full disk
+        print(f"serve: --instance: cannot write to {path.parent} ({unwritable(exc)}); "
+              "the data folder must be writable and have free space", file=sys.stderr)
+        return 2
     app.config["DATABASE_LOCK"] = lock
-    logging.basicConfig()  # waitress reports its warnings through logging
     try:
         options = waitress_options()
         server = create_server(app, host=args.host, port=args.port, **options)

@@ -39,6 +39,7 @@ from scorer.engine.scoring import (
     ReplayState,
     advance,
     checked_parts,
+    end_totals,
     marriage_value,
     raspis_payout,
     replay,
@@ -51,6 +52,7 @@ from scorer.engine.timeline import Timeline
 __all__ = [
     "ADJUSTMENT_REASONS", "FORMAT", "MAX_DEALS", "MAX_NAME", "checked_parts", "load_game",
     "MAX_LOG_BYTES", "MAX_NOTES", "MAX_PLACE", "MAX_REASON", "MAX_TITLE", "name_key",
+    "end_totals",
     "MARRIAGES", "SUITS", "Adjustment", "Agreements", "BarrelSeat", "Catalog", "Event",
     "Game", "Group", "NextDeal", "Play", "Preset", "Prikup", "Protocol", "Raspis",
     "Reason", "Record", "Redeal", "ReplayState", "Row", "RuleError", "Spec", "Timeline",

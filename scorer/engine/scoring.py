@@ -239,6 +239,13 @@ def checked_parts(data: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return log, log.pop("deals", [])
 
 
+def end_totals(head: dict[str, Any], records: list[dict[str, Any]]
+               ) -> tuple[int | None, list[int]]:
+    """(winner seat or None, end scores) of a checked log's head and records."""
+    protocol = replay(parse_game({**head, "deals": records}))
+    return protocol.winner, list(protocol.score)
+
+
 def _thaw(state: ReplayState) -> State:
     """A fresh mutable copy of a kept state."""
     st = State(players=len(state.players), dealer=state.dealer, golden_left=state.golden_left,

@@ -111,7 +111,13 @@ def game_for(token: str, *, edit: bool) -> GameRow:
 # stranger on the Wi-Fi cannot fill the database or slow the host's list down.
 CREATE_WINDOW = 600  # seconds
 CREATE_PER_WINDOW = 20  # new games and imports together, per address
-MAX_GAMES_PER_BROWSER = 100  # games one browser may start or import in all
+# Games one browser may start or import in all. A new cookie starts this count again, so
+# it only slows a careless phone down: the per-address window and the guests' cap below
+# are the real limits.
+MAX_GAMES_PER_BROWSER = 100
+# Games all guests (browsers without the host key) may hold together, however many
+# addresses they come from; the host's list says when it is reached.
+MAX_GUEST_GAMES = 300
 _recent_lock = threading.Lock()
 
 
@@ -135,6 +141,12 @@ def creation_refusal() -> tuple[str, int] | None:
         return ngettext("This browser has started %(num)d game; ask the host for more.",
                         "This browser has started %(num)d games; ask the host for more.",
                         cap), 0
+    cap = guest_game_cap()
+    if get_store().guest_games() >= cap:  # every guest together: rotating addresses too
+        return ngettext("This server already holds %(num)d game started by guests, as many "
+                        "as the host allows; ask the host to delete some.",
+                        "This server already holds %(num)d games started by guests, as "
+                        "many as the host allows; ask the host to delete some.", cap), 0
     window = current_app.config.get("CREATE_WINDOW", CREATE_WINDOW)
     limit = current_app.config.get("CREATE_PER_WINDOW", CREATE_PER_WINDOW)
     now = time.monotonic()
@@ -146,6 +158,11 @@ def creation_refusal() -> tuple[str, int] | None:
             wait = int(times[0] + window - now) + 1
             return _("Too many new games from this device; try again in %(s)d s.", s=wait), wait
     return None
+
+
+def guest_game_cap() -> int:
+    """How many games (not deleted) browsers without the host key may hold in all."""
+    return int(current_app.config.get("MAX_GUEST_GAMES", MAX_GUEST_GAMES))
 
 
 def count_creation() -> None:

@@ -178,7 +178,7 @@ def guard_writes() -> None:
 
 def register_blueprints(app: Flask) -> None:
     """Attach one blueprint per feature."""
-    from scorer.web import errors, game, games, rules, site, view
+    from scorer.web import errors, game, games, rules, site, storage, view
 
     app.register_blueprint(site.bp)
     app.register_blueprint(games.bp)
@@ -186,3 +186,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(view.bp)
     app.register_blueprint(rules.bp)
     errors.init_app(app)
+    storage.init_app(app)

@@ -7,6 +7,7 @@ import hashlib
 import io
 import re
 import secrets
+import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,7 +30,7 @@ from markupsafe import Markup
 
 from scorer.engine import Row, RuleError, Timeline
 from scorer.store import GameRow, JsonDict, LimitError, StaleError
-from scorer.web import access, deal_input, downloads, page_cache, page_model
+from scorer.web import access, deal_input, downloads, page_cache, page_model, storage
 from scorer.web.db import get_store
 from scorer.web.deal_input import Entry, Key, Setup
 from scorer.web.forms import ConfirmForm
@@ -42,6 +43,7 @@ bp = Blueprint("game", __name__, url_prefix="/g")
 FORM_FIELDS = {"declarer", "contract", "dark", "points", "marriages", "no_tricks", "prikup",
                "player", "amount", "reason"}
 MAX_CHANGED_IDS = 60  # keeps the session cookie small
+HISTORY_PAGE = 20  # revisions of a deal shown at once on its edit form
 SID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
@@ -302,6 +304,12 @@ def save(loaded: Loaded, record: JsonDict, slot_id: int | None, entry: Entry,
     except LimitError as err:
         entry.errors[("top", None)] = _("A game holds at most %(max)d deals.", max=err.limit)
         return show_form(loaded, setup, entry, slot_id, status=422)
+    except sqlite3.Error as err:  # the disk refused: the form again, with what was typed
+        refused = storage.noted(err)
+        if refused is None:
+            raise
+        entry.errors[("disk", None)] = refused[0]  # on top, without "fix what is marked"
+        return show_form(loaded, setup, entry, slot_id, status=refused[1])
     # The page we redirect to needs no replay.
     remember(loaded, version, loaded.slots.after(slot_id, record), checked)
     if slot_id is not None:
@@ -336,9 +344,20 @@ def show_form(loaded: Loaded, setup: Setup, entry: Entry, slot_id: int | None, *
                if shown(f, seat)],
         focus=deal_input.first_wrong(setup, entry.errors, shown),
         confirm=ConfirmForm(),
-        history=get_store().history(loaded.row.id, slot_id) if slot_id else [],
-        version=loaded.version, fresh=fresh,
+        version=loaded.version, fresh=fresh, **history_page(loaded.row.id, slot_id),
     ), status
+
+
+def history_page(game_id: int, slot_id: int | None) -> dict[str, Any]:
+    """One page of the deal's history (?history=N, 1 = the newest) and its neighbours:
+    a deal toggled 1500 times must not make a page of every revision."""
+    if not slot_id:
+        return {"history": [], "history_pages": 0, "history_at": 1}
+    st = get_store()
+    pages = max(1, -(-st.history_length(game_id, slot_id) // HISTORY_PAGE))
+    at = min(max(request.args.get("history", 1, type=int) or 1, 1), pages)
+    return {"history": st.history(game_id, slot_id, HISTORY_PAGE, (at - 1) * HISTORY_PAGE),
+            "history_pages": pages, "history_at": at}
 
 
 @bp.get("/<token>/preview")
@@ -412,7 +431,10 @@ def change_slot(row: GameRow, slot_id: int, note: str,
             rules = url_for("rules.edit_rules", token=row.edit_token)
             return deal_input.refusal(err, row.head.get("players", []), lang(), rules,
                                       deal=True), 422
-        version = st.revise_deal(row.id, slot_id, new_record, note)
+        try:
+            version = st.revise_deal(row.id, slot_id, new_record, note)
+        except LimitError as err:
+            return _("A game holds at most %(max)d deals.", max=err.limit), 422
         if key is not None:
             st.note_submission(row.id, key)
     remember(before, version, slots, timeline)

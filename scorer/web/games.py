@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from datetime import date
 from typing import Any
 
 from flask import (
     Blueprint,
     Response,
+    abort,
     flash,
     make_response,
     redirect,
@@ -26,12 +29,13 @@ from scorer.engine import (
     RuleError,
     catalog,
     checked_parts,
+    end_totals,
     load_game,
     parse_game,
     resolve_agreements,
 )
-from scorer.store import GameRow, LimitError
-from scorer.web import access, agreement_form
+from scorer.store import DELETED_DAYS, GameRow, LimitError, Store
+from scorer.web import access, agreement_form, storage
 from scorer.web.agreement_form import loc
 from scorer.web.db import get_store
 from scorer.web.forms import MIN_PLAYERS, ImportForm, NewGameForm
@@ -40,9 +44,22 @@ from scorer.web.versions import Broken, load
 
 bp = Blueprint("games", __name__)
 
+PAGE = 50  # games on one page of the list
+
+# What the list says once the host has done each action.
+SHELF_ACTIONS = {
+    "archive": lambda: _("Game archived: it is listed under «Archived games»."),
+    "unarchive": lambda: _("Game brought back from the archive."),
+    "delete": lambda: _("Game deleted. It stays in the list as «deleted — undo» for a few "
+                        "days."),
+    "undelete": lambda: _("Game brought back."),
+}
+
+
 @bp.get("/")
 def index() -> ResponseReturnValue:
-    """The games this browser may see, ongoing first; ?key= claims the host key."""
+    """The games this browser may see, 50 a page (?page=N), newest first, ongoing apart
+    from finished; ?shelf=archived: the archived ones; ?key= claims the host key."""
     key = request.args.get("key")
     if key is not None:
         if access.claim_host(key):
@@ -50,20 +67,72 @@ def index() -> ResponseReturnValue:
         else:
             flash(_("That host key is wrong."), "error")
         return redirect(url_for("games.index"))
+    host = access.is_host()
+    shelf = "archived" if request.args.get("shelf") == "archived" else "current"
+    page = max(request.args.get("page", 1, type=int) or 1, 1)
+    tokens = None if host else access.held_tokens()
+    st = get_store()
+    if host:
+        purge_quietly(st)
+    # One more than a page: whether an older page exists, without counting every game.
+    rows = st.games(tokens, shelf, PAGE + 1, (page - 1) * PAGE)
+    older, rows = len(rows) > PAGE, rows[:PAGE]
+    ongoing, finished = entries(rows, host)
+    return render_template(
+        "games/list.html", ongoing=ongoing, finished=finished, host=host,
+        import_form=ImportForm(), shelf=shelf, page=page,
+        older=older, archived=st.count_games(tokens, "archived") if shelf == "current" else 0,
+        deleted=st.games(None, "deleted", PAGE) if host else [],
+        keep_days=DELETED_DAYS, guests=guest_cap() if host else None,
+    )
+
+
+def entries(rows: list[GameRow], host: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The list entries of these games (ongoing ones, finished ones), with their totals."""
     ongoing: list[dict[str, Any]] = []
     finished: list[dict[str, Any]] = []
-    rows = access.visible_games()
     totals = list_totals(rows)
     held = set(access.held_tokens())
     for row in rows:
         winner, score = totals[row.id]
-        editable = access.is_host() or row.edit_token in held
+        editable = host or row.edit_token in held
         entry = {"row": row, "winner": winner, "editable": editable, "score": score}
         (finished if winner is not None else ongoing).append(entry)
-    return render_template(
-        "games/list.html", ongoing=ongoing, finished=finished, host=access.is_host(),
-        import_form=ImportForm(),
-    )
+    return ongoing, finished
+
+
+def purge_quietly(st: Store) -> None:
+    """Remove games deleted more than DELETED_DAYS ago (never fails the list)."""
+    with contextlib.suppress(sqlite3.Error):
+        st.purge_deleted()
+
+
+def guest_cap() -> tuple[int, int] | None:
+    """(guests' games, the cap) when guests may start no more games, else None."""
+    if not access.limits_on():
+        return None
+    count, cap = get_store().guest_games(), access.guest_game_cap()
+    return (count, cap) if count >= cap else None
+
+
+@bp.post("/manage")
+def manage() -> ResponseReturnValue:
+    """The host archives, unarchives, deletes (after a confirmation) or undeletes a game."""
+    if not access.is_host():
+        abort(403)
+    action = request.form.get("action", "")
+    game_id = request.form.get("game", "")
+    if action not in SHELF_ACTIONS or not game_id.isdigit():
+        abort(400)
+    row = get_store().game(int(game_id))
+    if row is None:
+        abort(404)
+    if action == "delete" and request.form.get("confirm") != "yes":
+        return render_template("games/delete.html", row=row, keep_days=DELETED_DAYS)
+    get_store().set_shelf(row.id, action)
+    flash(SHELF_ACTIONS[action](), "done")
+    back = "archived" if request.form.get("shelf") == "archived" else None
+    return redirect(url_for("games.index", shelf=back))
 
 
 def list_totals(rows: list[GameRow]) -> dict[int, tuple[int | None, list[int] | None]]:
@@ -110,13 +179,20 @@ def new_game() -> ResponseReturnValue:
     errors: dict[str, str] = {}
     agreements = resolve_agreements(preset)
     action = request.form.get("action", "start")
+    status = None
     if request.method == "POST" and action != "preset":
         parsed, ag_errors = agreement_form.parse(request.form, preset)
         errors.update({f"ag:{k}": v for k, v in ag_errors.items()})
         if parsed is not None:
             agreements = parsed
         if action == "start" and not errors:
-            created = create_from_form(form, agreements, errors)
+            try:
+                created = create_from_form(form, agreements, errors)
+            except sqlite3.Error as err:  # the disk refused: the form again, as typed
+                refused = storage.noted(err)
+                if refused is None:
+                    raise
+                (errors["disk"], status), created = refused, None
             if created:
                 return created
     values = dict(agreements)
@@ -128,7 +204,7 @@ def new_game() -> ResponseReturnValue:
         diffs_classic=agreement_form.differences(agreements, "classic"),
         names=known_names(), checked=request.method == "POST" and action == "check",
         preset_values={pid: dict(resolve_agreements(pid)) for pid in presets},
-    ), (422 if errors else 200)
+    ), status or (422 if errors else 200)
 
 
 def ag_only(errors: dict[str, str]) -> dict[str, str]:
@@ -169,7 +245,7 @@ def create_from_form(form: NewGameForm, agreements: Agreements,
     flood = access.creation_refusal()
     if flood:
         return too_many(*flood)
-    row = get_store().create_game(head)
+    row = get_store().create_game(head, guest=not access.is_host())
     access.count_creation()
     access.remember(row.edit_token)
     return redirect(url_for("game.page", token=row.edit_token))
@@ -215,6 +291,7 @@ def import_file(raw: bytes) -> tuple[str | None, GameRow | None]:
     if len(records) > MAX_DEALS:
         return _("A game holds at most %(max)d deals.", max=MAX_DEALS), None
     try:
-        return None, get_store().create_game(log, records)
+        return None, get_store().create_game(log, records, guest=not access.is_host(),
+                                             totals=end_totals(log, records))
     except LimitError:
         return _("A game holds at most %(max)d deals.", max=MAX_DEALS), None

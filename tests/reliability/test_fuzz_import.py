@@ -168,6 +168,7 @@ class Rig:
             self.db.execute("delete from revisions where deal_id in "
                             "(select id from deals where game_id > ?)", [top])
             self.db.execute("delete from deals where game_id > ?", [top])
+            self.db.execute("delete from totals where game_id > ?", [top])  # stored at import
             self.db.execute("delete from games where id > ?", [top])
         forget_caches(self.app)
         return out

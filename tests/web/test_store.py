@@ -34,7 +34,8 @@ def test_migrations_are_recorded_and_idempotent(tmp_path):
     store.migrate(db)
     store.migrate(db)
     names = [r["name"] for r in db.query("select name from _sqlite_migrations")]
-    assert names == ["m001_games_and_deals", "m002_totals_cache", "m003_submission_ids"]
+    assert names == ["m001_games_and_deals", "m002_totals_cache", "m003_submission_ids",
+                     "m004_archive_delete_guests"]
     db.close()
 
 
