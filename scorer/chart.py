@@ -1,11 +1,12 @@
 """The running-totals chart: a small hand-made SVG shared by the web page and the PDF."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 from itertools import chain
 from operator import attrgetter
 
+from scorer.engine import Game, Protocol, Row
 from scorer.engine.texts import N_, tr
 from scorer.marks import number
 
@@ -65,14 +66,14 @@ def _nice_step(span: float, ticks: int) -> int:
     return power * 10
 
 
-def _series(game, protocol) -> tuple[list[list[int]], int, int]:
+def _series(game: Game, protocol: Protocol) -> tuple[list[list[int]], int, int]:
     """Each seat's running total, starting from 0 before the first deal, with the lowest
     and the highest of them all."""
     totals, low, high = _totals(protocol.rows, len(game.players))
     return [[0, *seat] for seat in totals], min(0, low), max(0, high)
 
 
-def _totals(rows: Sequence, seats: int) -> tuple[list[list[int]], int, int]:
+def _totals(rows: Sequence[Row], seats: int) -> tuple[list[list[int]], int, int]:
     """Each seat's totals over the rows, with their lowest and highest (0 if none)."""
     flat = list(chain.from_iterable(map(_score, rows)))  # every total, row by row, in C
     if len(flat) != seats * len(rows):  # a row without a total per seat would shift them
@@ -80,7 +81,7 @@ def _totals(rows: Sequence, seats: int) -> tuple[list[list[int]], int, int]:
     return [flat[s::seats] for s in range(seats)], min(flat, default=0), max(flat, default=0)
 
 
-def _lines(game) -> list[tuple[str, int]]:
+def _lines(game: Game) -> list[tuple[str, int]]:
     """The horizontal reference lines: the barrel threshold (if the barrel is on), the target."""
     agreements = game.agreements
     lines = []
@@ -147,7 +148,7 @@ def _polyline(kept: list[tuple[int, int]], lay: Layout, xspan: int, high: int, y
                      for i, v in kept])
 
 
-def totals_svg(game, protocol, lang: str = "ru", layout: Layout = PAPER) -> str:
+def totals_svg(game: Game, protocol: Protocol, lang: str = "ru", layout: Layout = PAPER) -> str:
     """Return an inline SVG of every player's running total, deal by deal."""
     text = {key: tr(lang, msgid) for key, msgid in _TEXT.items()}
     lay = layout
@@ -229,7 +230,8 @@ def _legend_line(lay: Layout) -> float:
     return round(lay.font * 1.6, 1)
 
 
-def _grid(low, high, ystep, deals, x, y, text, lay: Layout) -> list[str]:
+def _grid(low: int, high: int, ystep: int, deals: int, x: Callable[[float], float],
+          y: Callable[[float], float], text: dict[str, str], lay: Layout) -> list[str]:
     """Horizontal grid lines with score labels and deal-number ticks along the bottom."""
     xspan = max(deals, 1)
     out = []
@@ -255,7 +257,7 @@ def _grid(low, high, ystep, deals, x, y, text, lay: Layout) -> list[str]:
     return out
 
 
-def _legend(players, lay: Layout) -> list[str]:
+def _legend(players: Sequence[str], lay: Layout) -> list[str]:
     """One coloured swatch and name per player under the plot, on as many lines as needed."""
     out = []
     columns = min(max(len(players), 1), lay.legend_columns)

@@ -15,14 +15,17 @@ import multiprocessing
 import resource
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from multiprocessing.connection import Connection
+from multiprocessing.context import ForkServerContext
+from typing import Any
 
-from scorer.engine import parse_game
+from scorer.engine import Game, parse_game
 
 # How often a waiting render asks whether its client is still there (seconds).
 GONE_CHECK = 0.5
 
-_context = None
+_context: ForkServerContext | None = None
 _context_lock = threading.Lock()
 
 
@@ -34,7 +37,7 @@ class RenderFailed(Exception):
         self.reason = reason
 
 
-def context():
+def context() -> ForkServerContext:
     """The forkserver context, its server preloading the sheet code (made once)."""
     global _context
     with _context_lock:
@@ -45,28 +48,29 @@ def context():
         return _context
 
 
-def sheet_pdf(game, **options) -> bytes:
+def sheet_pdf(game: Game, **options: Any) -> bytes:
     """The protocol sheet's PDF bytes (run in the child: the server never imports WeasyPrint)."""
     from scorer.sheet import render_sheet  # preloaded by the forkserver, not by the server
 
     return render_sheet(game, **options)
 
 
-def comparison_paper(game, **options) -> bytes:
+def comparison_paper(game: Game, **options: Any) -> bytes:
     """The one-page comparison PDF (in the child, like sheet_pdf)."""
     from scorer.papers import render_comparison
 
     return render_comparison(game, **options)
 
 
-def rules_paper(game, **options) -> bytes:
+def rules_paper(game: Game, **options: Any) -> bytes:
     """The agreement set on paper (in the child, like sheet_pdf)."""
     from scorer.papers import render_rules
 
     return render_rules(game, **options)
 
 
-def _child(pipe, render, log: dict, options: dict, memory: int, seconds: int) -> None:
+def _child(pipe: Connection, render: Callable[..., bytes], log: dict[str, Any],
+           options: Mapping[str, Any], memory: int, seconds: int) -> None:
     """In the child: limit its address space and CPU time, render, send the bytes back."""
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     # A second guard on time: even if the parent is gone, the kernel ends the child.
@@ -82,7 +86,7 @@ def _child(pipe, render, log: dict, options: dict, memory: int, seconds: int) ->
     pipe.send_bytes(b"P" + data)
 
 
-def wait_for(reader, seconds: float, gone: Callable[[], bool] | None) -> None:
+def wait_for(reader: Connection, seconds: float, gone: Callable[[], bool] | None) -> None:
     """Wait until the child answers (or exits); RenderFailed past ``seconds`` or once
     nobody waits for the answer any more."""
     deadline = time.monotonic() + seconds
@@ -93,7 +97,8 @@ def wait_for(reader, seconds: float, gone: Callable[[], bool] | None) -> None:
             raise RenderFailed("time")
 
 
-def render_in_child(render, log: dict, options: dict, *, seconds: float, memory: int,
+def render_in_child(render: Callable[..., bytes], log: dict[str, Any], options: Mapping[str, Any],
+                    *, seconds: float, memory: int,
                     gone: Callable[[], bool] | None = None) -> bytes:
     """render(parse_game(log), **options) in a child process; RenderFailed if it cannot.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
@@ -11,7 +12,16 @@ from weasyprint.urls import FatalURLFetchingError, URLFetcher
 
 from scorer import marks
 from scorer.chart import colour, totals_svg
-from scorer.engine import catalog, replay, resolve_agreements, word
+from scorer.engine import (
+    Adjustment,
+    Game,
+    Protocol,
+    Row,
+    catalog,
+    replay,
+    resolve_agreements,
+    word,
+)
 from scorer.engine.texts import DEFAULT, LANGUAGES, N_, format_date, tr, translations
 from scorer.marks import number, signed
 from scorer.paths import data_dir
@@ -53,14 +63,15 @@ WORDS = {
 }
 
 
-class NetworkRefused(FatalURLFetchingError):
+# WeasyPrint ships no type information: its classes are Any to mypy (pyproject.toml).
+class NetworkRefused(FatalURLFetchingError):  # type: ignore[misc]
     """Raised when the sheet asks for anything outside the machine (it never should)."""
 
 
-class OfflineFetcher(URLFetcher):
+class OfflineFetcher(URLFetcher):  # type: ignore[misc]
     """A WeasyPrint URL fetcher that serves only local files and data: URLs."""
 
-    def fetch(self, url, headers=None):
+    def fetch(self, url: str, headers: dict[str, str] | None = None) -> Any:
         """Refuse http(s) and any other network scheme before anything is opened."""
         scheme = url.split(":", 1)[0].lower()
         if scheme not in ("file", "data"):
@@ -89,7 +100,7 @@ def words(lang: str) -> dict[str, str]:
     return {key: tr(lang, msgid) for key, msgid in WORDS.items()}
 
 
-def agreement_lines(game, lang: str) -> list[dict]:
+def agreement_lines(game: Game, lang: str) -> list[dict[str, str]]:
     """Every agreement that differs from the game's preset, with catalog titles."""
     specs = catalog().agreements
     base = resolve_agreements(game.agreements.preset)
@@ -99,16 +110,16 @@ def agreement_lines(game, lang: str) -> list[dict]:
             for key, value in game.agreements.differences("preset").items()]
 
 
-def preset_title(game, lang: str) -> str:
+def preset_title(game: Game, lang: str) -> str:
     """The human name of the game's preset."""
     return catalog().presets[game.agreements.preset].title[lang]
 
 
-def _row_view(game, row, lang: str) -> dict:
+def _row_view(game: Game, row: Row, lang: str) -> dict[str, Any]:
     """Turn one protocol row into the strings of one table row."""
     t, names = words(lang), game.players
     seats = len(names)
-    view = {"n": row.n, "type": row.type, "span": None,
+    view: dict[str, Any] = {"n": row.n, "type": row.type, "span": None,
             "dealer": names[row.dealer],
             "dealer_seat": row.dealer, "declarer": "", "declarer_seat": row.declarer,
             "contract": "", "result": "", "cells": []}
@@ -120,6 +131,7 @@ def _row_view(game, row, lang: str) -> dict:
         view["span"] = t["redeal"]
     elif row.type == "adjustment":
         record = game.deals[row.n - 1]
+        assert isinstance(record, Adjustment)  # an adjustment row comes from one
         view["span"] = f"{names[record.player]}: {word(record.reason, lang)}"
     elif row.result == "raspis":
         view["result"] = marks.letters(lang)["raspis"]
@@ -139,12 +151,12 @@ def _row_view(game, row, lang: str) -> dict:
     return view
 
 
-def protocol_rows(game, protocol, lang: str) -> list[dict]:
+def protocol_rows(game: Game, protocol: Protocol, lang: str) -> list[dict[str, Any]]:
     """All table rows of the sheet."""
     return [_row_view(game, row, lang) for row in protocol.rows]
 
 
-def _place(protocol, seat: int) -> int:
+def _place(protocol: Protocol, seat: int) -> int:
     """A player's place: the winner is first, equal scores share a place."""
     if seat == protocol.winner:
         return 1
@@ -153,7 +165,7 @@ def _place(protocol, seat: int) -> int:
     return ahead + 1
 
 
-def standings(game, protocol) -> list[dict]:
+def standings(game: Game, protocol: Protocol) -> list[dict[str, Any]]:
     """Players ordered by final score (the winner first), with their counters."""
     order = sorted(range(len(game.players)),
                    key=lambda s: (s != protocol.winner, -protocol.score[s], s))
@@ -168,7 +180,7 @@ def standings(game, protocol) -> list[dict]:
 MAX_APPENDIX = 200
 
 
-def appendix_rows(game, protocol, lang: str) -> list[dict]:
+def appendix_rows(game: Game, protocol: Protocol, lang: str) -> list[dict[str, Any]]:
     """The "why" of every row (the last MAX_APPENDIX): each player's reasons for his delta."""
     out = []
     for row in protocol.rows[-MAX_APPENDIX:]:
@@ -178,8 +190,8 @@ def appendix_rows(game, protocol, lang: str) -> list[dict]:
     return out
 
 
-def sheet_context(game, protocol, *, lang: str = "ru", landscape: bool = False,
-                  appendix: bool = False) -> dict:
+def sheet_context(game: Game, protocol: Protocol, *, lang: str = "ru", landscape: bool = False,
+                  appendix: bool = False) -> dict[str, Any]:
     """Everything the sheet template shows, as plain strings and lists."""
     lang = lang if lang in LANGUAGES else DEFAULT
     t = words(lang)
@@ -203,7 +215,7 @@ def sheet_context(game, protocol, *, lang: str = "ru", landscape: bool = False,
     }
 
 
-def sheet_html(game, *, lang: str = "ru", landscape: bool = False,
+def sheet_html(game: Game, *, lang: str = "ru", landscape: bool = False,
                appendix: bool = False) -> str:
     """Replay the game and fill the sheet template (HTML with its CSS inline)."""
     protocol = replay(game)
@@ -214,10 +226,12 @@ def sheet_html(game, *, lang: str = "ru", landscape: bool = False,
 def html_to_pdf(html: str, fetcher: URLFetcher | None = None) -> bytes:
     """Lay out HTML with WeasyPrint, never touching the network."""
     base = data_dir("templates").joinpath("sheet").as_uri() + "/"
-    return HTML(string=html, base_url=base, url_fetcher=fetcher or OfflineFetcher()).write_pdf()
+    pdf: bytes = HTML(string=html, base_url=base,
+                      url_fetcher=fetcher or OfflineFetcher()).write_pdf()
+    return pdf
 
 
-def render_sheet(game, *, lang: str = "ru", landscape: bool = False,
+def render_sheet(game: Game, *, lang: str = "ru", landscape: bool = False,
                  appendix: bool = False) -> bytes:
     """Return the PDF protocol sheet of a game (finished or not)."""
     return html_to_pdf(sheet_html(game, lang=lang, landscape=landscape, appendix=appendix))

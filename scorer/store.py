@@ -39,6 +39,11 @@ DELETED_DAYS = 7
 
 # A game's (winner seat or None, end scores), as the games list shows them.
 Totals = tuple[int | None, list[int]]
+# A version's end totals as the list keeps them: version, winner, scores (None when the
+# log does not replay).
+StoredTotals = tuple[int, int | None, list[int] | None]
+# A game log's head or a deal record as JSON data (docs/GAME-FORMAT.md).
+JsonDict = dict[str, Any]
 
 migrations = Migrations("scorer")
 
@@ -46,7 +51,7 @@ migrations = Migrations("scorer")
 @migrations()
 def m001_games_and_deals(db: Database) -> None:
     """Create games, deal slots and their revisions."""
-    db["games"].create(
+    db.table("games").create(
         {
             "id": int,
             "edit_token": str,
@@ -59,22 +64,22 @@ def m001_games_and_deals(db: Database) -> None:
         pk="id",
         not_null={"edit_token", "view_token", "head", "version", "created", "updated"},
     )
-    db["games"].create_index(["edit_token"], unique=True)
-    db["games"].create_index(["view_token"], unique=True)
-    db["deals"].create(
+    db.table("games").create_index(["edit_token"], unique=True)
+    db.table("games").create_index(["view_token"], unique=True)
+    db.table("deals").create(
         {"id": int, "game_id": int, "seq": int, "created": str},
         pk="id",
         foreign_keys=[("game_id", "games", "id")],
         not_null={"game_id", "seq", "created"},
     )
-    db["deals"].create_index(["game_id", "seq"], unique=True)
-    db["revisions"].create(
+    db.table("deals").create_index(["game_id", "seq"], unique=True)
+    db.table("revisions").create(
         {"id": int, "deal_id": int, "rev": int, "record": str, "note": str, "created": str},
         pk="id",
         foreign_keys=[("deal_id", "deals", "id")],
         not_null={"deal_id", "rev", "note", "created"},
     )
-    db["revisions"].create_index(["deal_id", "rev"], unique=True)
+    db.table("revisions").create_index(["deal_id", "rev"], unique=True)
 
 
 @migrations()
@@ -91,7 +96,7 @@ def m002_totals_cache(db: Database) -> None:
 def m003_submission_ids(db: Database) -> None:
     """One row per write form already stored, so a repeated post is answered, not re-applied."""
     # A double tap or a re-sent form carries the same one-time id as the first post.
-    db["submissions"].create(
+    db.table("submissions").create(
         {"game_id": int, "sid": str, "created": str},
         pk=("game_id", "sid"),
         foreign_keys=[("game_id", "games", "id")],
@@ -198,7 +203,7 @@ class GameRow:
     id: int
     edit_token: str
     view_token: str
-    head: dict[str, Any]
+    head: JsonDict
     version: int
     created: str
     updated: str
@@ -218,7 +223,7 @@ class DealSlot:
 
     id: int
     seq: int
-    record: dict[str, Any] | None
+    record: JsonDict | None
 
 
 class Store:
@@ -227,7 +232,7 @@ class Store:
     def __init__(self, db: Database):
         self.db = db
 
-    def _query(self, sql: str, params: list | None = None) -> Iterator[dict]:
+    def _query(self, sql: str, params: list[Any] | None = None) -> Iterator[JsonDict]:
         """Rows as dicts (plain execute: sqlite-utils' query() adds a savepoint per call)."""
         cursor = self.db.execute(sql, params or [])
         names = [d[0] for d in cursor.description]
@@ -273,13 +278,13 @@ class Store:
 
     # -- games ---------------------------------------------------------------
 
-    def create_game(self, head: dict[str, Any], records: list[dict] | None = None, *,
+    def create_game(self, head: JsonDict, records: list[JsonDict] | None = None, *,
                     guest: bool = False, totals: Totals | None = None) -> GameRow:
         """Store a new game (and optionally its deals, with their end totals) and return it."""
         return self.create_games([(head, records or [])], guest=guest,
                                  totals=None if totals is None else [totals])[0]
 
-    def create_games(self, logs: list[tuple[dict[str, Any], list[dict]]], *,
+    def create_games(self, logs: list[tuple[JsonDict, list[JsonDict]]], *,
                      guest: bool = False, totals: list[Totals] | None = None
                      ) -> list[GameRow]:
         """Store several games with their deals in one transaction: all of them or none.
@@ -293,18 +298,18 @@ class Store:
                 self.db.execute(
                     "insert or replace into totals (game_id, version, winner, score, broken)"
                     " values (?, 1, ?, ?, 0)", [game_id, winner, json.dumps(score)])
-        return [self.game(game_id) for game_id in ids]
+        return [self.stored(game_id) for game_id in ids]
 
-    def _insert_game(self, head: dict[str, Any], records: list[dict], stamp: str,
+    def _insert_game(self, head: JsonDict, records: list[JsonDict], stamp: str,
                      guest: bool = False) -> int:
         """Insert one game row with fresh tokens and its deals; return its id."""
         head = {k: v for k, v in head.items() if k != "deals"}
-        game_id = self.db.execute(
+        game_id = inserted(self.db.execute(
             "insert into games (edit_token, view_token, head, version, created, updated,"
             " guest) values (?, ?, ?, 1, ?, ?, ?)",
             [new_token(), new_token(), json.dumps(head, ensure_ascii=False), stamp, stamp,
              int(guest)],
-        ).lastrowid
+        ))
         for record in records:
             self._append(game_id, record, stamp)
         return game_id
@@ -328,6 +333,13 @@ class Store:
                     "update games set edit_token = ?, view_token = ?, version = version + 1"
                     " where id = ?", [new_token(), new_token(), game_id])
         return len(game_ids)
+
+    def stored(self, game_id: int) -> GameRow:
+        """The game with this id, which must exist (KeyError if it does not)."""
+        row = self.game(game_id)
+        if row is None:
+            raise KeyError(game_id)
+        return row
 
     def game_by_edit_token(self, token: str) -> GameRow | None:
         """The game this edit token opens, or None (a view token opens nothing here)."""
@@ -369,11 +381,11 @@ class Store:
         where, params = self._shelf(tokens, shelf)
         if where is None:
             return 0
-        return self.db.execute(f"select count(*) from games where {where}",
-                               params).fetchone()[0]
+        return int(self.db.execute(f"select count(*) from games where {where}",
+                                   params).fetchone()[0])
 
     @staticmethod
-    def _shelf(tokens: list[str] | None, shelf: str) -> tuple[str | None, list]:
+    def _shelf(tokens: list[str] | None, shelf: str) -> tuple[str | None, list[str]]:
         """The WHERE clause (None: nothing matches) and its parameters for games()."""
         where = {"all": "deleted is null", "current": "deleted is null and archived is null",
                  "archived": "deleted is null and archived is not null",
@@ -423,8 +435,8 @@ class Store:
 
     def guest_games(self) -> int:
         """How many games not deleted were started or imported by guests."""
-        return self.db.execute("select count(*) from games where guest = 1"
-                               " and deleted is null").fetchone()[0]
+        return int(self.db.execute("select count(*) from games where guest = 1"
+                               " and deleted is null").fetchone()[0])
 
     def generation(self) -> str:
         """The database file's generation (changes at migrate and restore)."""
@@ -484,14 +496,11 @@ class Store:
             for r in rows
         ]
 
-    def log(self, game_id: int) -> dict[str, Any]:
+    def log(self, game_id: int) -> JsonDict:
         """The stored game as a docs/GAME-FORMAT.md log: its head and live records."""
-        row = self.game(game_id)
-        if row is None:
-            raise KeyError(game_id)
-        return {**row.head, "deals": self.records(game_id)}
+        return {**self.stored(game_id).head, "deals": self.records(game_id)}
 
-    def records(self, game_id: int) -> list[dict]:
+    def records(self, game_id: int) -> list[JsonDict]:
         """The game's live deal records in order (deleted ones left out)."""
         return [s.record for s in self.slots(game_id) if s.record is not None]
 
@@ -503,7 +512,7 @@ class Store:
             raise KeyError(slot)
         return int(found[0])
 
-    def history(self, game_id: int, slot: int, limit: int = -1, skip: int = 0) -> list[dict]:
+    def history(self, game_id: int, slot: int, limit: int = -1, skip: int = 0) -> list[JsonDict]:
         """Revisions of one deal slot, oldest first: all of them, or the ``limit`` that come
         before the newest ``skip`` (a page of a long history, counted from the newest)."""
         rows = self._query(
@@ -518,36 +527,36 @@ class Store:
 
     def history_length(self, game_id: int, slot: int) -> int:
         """How many revisions one deal slot has."""
-        return self.db.execute(
+        return int(self.db.execute(
             "select count(*) from revisions r join deals d on d.id = r.deal_id"
-            " where d.game_id = ? and d.seq = ?", [game_id, slot]).fetchone()[0]
+            " where d.game_id = ? and d.seq = ?", [game_id, slot]).fetchone()[0])
 
-    def _append(self, game_id: int, record: dict, stamp: str) -> int:
+    def _append(self, game_id: int, record: JsonDict, stamp: str) -> int:
         """Add a deal slot at the end with its first revision; return its number."""
         # Plain SQL: sqlite-utils' insert() reads the table's schema on every call. Slots
         # are never removed and seq runs 1..n, so the top seq is the count; max() reads
         # it from the (game_id, seq) index where count(*) would walk every deal.
-        top = self.db.execute(
+        top = int(self.db.execute(
             "select coalesce(max(seq), 0) from deals where game_id = ?", [game_id]
-        ).fetchone()[0]
+        ).fetchone()[0])
         # Only a game with that many slots can be full; deleted deals do not count.
         if top >= MAX_DEALS and self.live_count(game_id) >= MAX_DEALS:
             raise LimitError(MAX_DEALS)
-        deal_id = self.db.execute(
+        deal_id = inserted(self.db.execute(
             "insert into deals (game_id, seq, created) values (?, ?, ?)",
             [game_id, top + 1, stamp],
-        ).lastrowid
+        ))
         self._insert_revision(deal_id, 1, record, "add", stamp)
         return top + 1
 
     def live_count(self, game_id: int) -> int:
         """How many of the game's deals are live (their newest revision has a record)."""
-        return self.db.execute(
+        return int(self.db.execute(
             "select count(*) from deals d join revisions r on r.deal_id = d.id"
             " where d.game_id = ? and r.record is not null and r.rev = ("
-            "select max(rev) from revisions where deal_id = d.id)", [game_id]).fetchone()[0]
+            "select max(rev) from revisions where deal_id = d.id)", [game_id]).fetchone()[0])
 
-    def _insert_revision(self, deal_id: int, rev: int, record: dict | None, note: str,
+    def _insert_revision(self, deal_id: int, rev: int, record: JsonDict | None, note: str,
                          stamp: str) -> None:
         """Insert one revision row."""
         self.db.execute(
@@ -556,14 +565,14 @@ class Store:
              note, stamp],
         )
 
-    def _revise(self, deal_id: int, record: dict | None, note: str, stamp: str) -> None:
+    def _revise(self, deal_id: int, record: JsonDict | None, note: str, stamp: str) -> None:
         """Append a revision to a deal."""
         top = self.db.execute(
             "select coalesce(max(rev), 0) from revisions where deal_id = ?", [deal_id]
         ).fetchone()[0]
         self._insert_revision(deal_id, top + 1, record, note, stamp)
 
-    def add_deal(self, game_id: int, record: dict, based_on: int | None = None) -> int:
+    def add_deal(self, game_id: int, record: JsonDict, based_on: int | None = None) -> int:
         """Append a deal record (in the caller's writing() or alone); return the game's new
         version. The new slot's number is the game's slot count (slots are never removed).
 
@@ -575,7 +584,7 @@ class Store:
             self._append(game_id, record, stamp)
             return version
 
-    def revise_deal(self, game_id: int, slot: int, record: dict | None, note: str,
+    def revise_deal(self, game_id: int, slot: int, record: JsonDict | None, note: str,
                     based_on: int | None = None) -> int:
         """Edit (record), delete (None) or restore a deal slot by adding a revision
         (based_on as for add_deal); return the game's new version."""
@@ -588,7 +597,7 @@ class Store:
             self._revise(deal_id, record, note, stamp)
             return version
 
-    def last_records(self, game_id: int, slots: list[int]) -> dict[int, dict]:
+    def last_records(self, game_id: int, slots: list[int]) -> dict[int, JsonDict]:
         """The newest non-empty record of each of these deal slots, in one query."""
         if not slots:
             return {}
@@ -604,7 +613,7 @@ class Store:
 
     # -- cached totals (derived; a missing or old row is simply recomputed) ---
 
-    def cached_totals(self, game_ids: list[int]) -> dict[int, tuple[int, int | None, list | None]]:
+    def cached_totals(self, game_ids: list[int]) -> dict[int, StoredTotals]:
         """{game id: (version, winner, score or None if the log does not replay)}."""
         if not game_ids:
             return {}
@@ -616,7 +625,7 @@ class Store:
         return {gid: (ver, win, None if broken else json.loads(score))
                 for gid, ver, win, score, broken in rows}
 
-    def put_many_totals(self, items: list[tuple[int, int, int | None, list | None]]) -> None:
+    def put_many_totals(self, items: list[tuple[int, *StoredTotals]]) -> None:
         """Remember several versions' end totals in one transaction (best effort); a row
         is written only if its version is still the game's current one."""
         if not items or self.db.conn.in_transaction:  # inside someone's snapshot: skip
@@ -664,9 +673,9 @@ class Store:
         found = self.db.execute(
             "select version from submissions where game_id = ? and substr(sid, 1, ?) = ?",
             [game_id, len(sid) + 1, sid + ":"]).fetchone()
-        return found[0] if found else None
+        return int(found[0]) if found and found[0] is not None else None
 
-    def last_record(self, game_id: int, slot: int) -> dict | None:
+    def last_record(self, game_id: int, slot: int) -> JsonDict | None:
         """The newest non-empty record of a deal slot (what a restore brings back)."""
         rows = self._query(
             "select r.record from revisions r join deals d on d.id = r.deal_id"
@@ -675,7 +684,8 @@ class Store:
             [game_id, slot],
         )
         for r in rows:
-            return json.loads(r["record"])
+            record: JsonDict = json.loads(r["record"])
+            return record
         return None
 
     def player_names(self, game_ids: list[int] | None) -> list[str]:
@@ -707,7 +717,14 @@ class StaleError(Exception):
         self.current = current
 
 
-def _game_row(row: dict) -> GameRow:
+def inserted(cursor: sqlite3.Cursor) -> int:
+    """The row id an INSERT has just given its row."""
+    if cursor.lastrowid is None:  # only a statement that inserted nothing leaves it unset
+        raise sqlite3.DatabaseError("no row was inserted")
+    return cursor.lastrowid
+
+
+def _game_row(row: JsonDict) -> GameRow:
     """Turn a games table row into a GameRow."""
     return GameRow(
         id=row["id"],

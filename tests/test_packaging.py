@@ -5,6 +5,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+from scorer import __version__
 from scorer.paths import data_dir
 
 
@@ -20,10 +21,16 @@ def test_wheel_ships_rules_inside_the_package(tmp_path):
     root = Path(__file__).resolve().parents[1]  # the checkout the tests run in
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
                     str(tmp_path), str(root)], check=True, capture_output=True)
-    wheel = next(tmp_path.glob("scorer-*.whl"))
+    wheel = next(tmp_path.glob("tysyacha_scorer-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "scorer/rules/catalog.toml" in names
     assert "scorer/rules/presets/polish.toml" in names
     assert not any(n.startswith(("rules/", "templates/")) for n in names)
     assert any(n.startswith("scorer/templates/") for n in names)
     assert "scorer/translations/ru/LC_MESSAGES/messages.mo" in names
+    assert "scorer/py.typed" in names  # the package is typed (PEP 561)
+    # The distribution has a name of its own; the package it installs is ``scorer``.
+    dist_info = f"tysyacha_scorer-{__version__}.dist-info"
+    assert {n.split("/")[0] for n in names} == {"scorer", dist_info}
+    metadata = zipfile.ZipFile(wheel).read(f"{dist_info}/METADATA")
+    assert "\nName: tysyacha-scorer\n" in metadata.decode()

@@ -1,8 +1,15 @@
 """The ``python -m scorer`` command line: one module per group of subcommands."""
 
+from __future__ import annotations
+
 import argparse
 import importlib
 import sys
+from typing import TYPE_CHECKING, TypeAlias
+
+if TYPE_CHECKING:
+    # What ``add_subparsers`` returns; argparse makes it generic only in its stubs.
+    Subparsers: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
 
 # Each module has ``register(subparsers)``; a subcommand's handler returns the exit code.
 COMMAND_MODULES = ("replay", "compare", "serve", "pdf", "backup", "hostkey", "games")

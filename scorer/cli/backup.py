@@ -10,6 +10,7 @@ other commands' (``COMMAND: FIELD: TEXT``), and exit status 2; nothing is half-d
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -17,12 +18,17 @@ import shutil
 import sqlite3
 import sys
 import zipfile
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlite_utils import Database
 
 from scorer import store
 from scorer.cli.replay import InputError
 from scorer.engine import (
+    Record,
     RuleError,
     checked_parts,
     end_totals,
@@ -35,6 +41,14 @@ from scorer.engine import (
 from scorer.engine.texts import N_
 from scorer.instance import database
 
+if TYPE_CHECKING:
+    from scorer.cli import Subparsers
+
+# A table column as the schema checks compare it: name, declared type, not null, primary key.
+Column = tuple[str, str, int, int]
+# A game log as JSON data (docs/GAME-FORMAT.md).
+Log = dict[str, Any]
+
 # A zip member larger than this is no game log (2000 deals are well under 1 MB).
 MAX_MEMBER_BYTES = 16 * 1024 * 1024
 MAX_MEMBERS = 10_000
@@ -44,7 +58,7 @@ MAX_TOTAL_BYTES = 256 * 1024 * 1024
 TABLES = {"games", "deals", "revisions"}
 
 
-def register(subparsers) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add ``backup``, ``export-all``, ``restore`` and ``import``: one file argument each,
     plus --instance and --lang."""
     commands = (
@@ -121,7 +135,7 @@ def copy_database(source: Path, target: Path) -> None:
         src.close()
 
 
-def check_integrity(db, path: Path) -> None:
+def check_integrity(db: Database, path: Path) -> None:
     """Refuse a database that fails SQLite's integrity check."""
     result = [r[0] for r in db.execute("PRAGMA integrity_check").fetchall()]
     if result != ["ok"]:
@@ -129,7 +143,7 @@ def check_integrity(db, path: Path) -> None:
         raise InputError(str(path), N_("integrity check failed: {found}"), found=found)
 
 
-def written_atomically(target: Path, write) -> None:
+def written_atomically(target: Path, write: Callable[[Path], None]) -> None:
     """Write to a temporary name beside target, then rename: no half-written file."""
     part = target.with_name(target.name + ".part")
     for leftover in (part, Path(f"{part}-wal"), Path(f"{part}-shm")):
@@ -141,7 +155,7 @@ def written_atomically(target: Path, write) -> None:
         part.unlink(missing_ok=True)
 
 
-def run_backup(args) -> int:
+def run_backup(args: argparse.Namespace) -> int:
     """Copy the live database to a new file."""
     try:
         source = existing_database(args.instance)
@@ -158,7 +172,7 @@ def count_games(path: Path) -> int:
     """How many games a database file holds."""
     db = store.connect(path)
     try:
-        return db.execute("select count(*) from games").fetchone()[0]
+        return int(db.execute("select count(*) from games").fetchone()[0])
     finally:
         db.close()
 
@@ -173,7 +187,7 @@ def check_backup(path: Path) -> None:
                              N_("not an SQLite database (not a file written by `backup`)"))
 
 
-def check_source(db, path: Path) -> None:
+def check_source(db: Database, path: Path) -> None:
     """Refuse a backup that fails SQLite's integrity check, lacks the app's tables (real
     tables, not views) or comes from a newer version of the app."""
     check_integrity(db, path)
@@ -185,7 +199,7 @@ def check_source(db, path: Path) -> None:
     check_schema_version(db, path)
 
 
-def check_schema_version(db, path: Path) -> None:
+def check_schema_version(db: Database, path: Path) -> None:
     """Refuse a backup whose schema has migrations this version does not know (a newer app)."""
     known = {m.name for m in store.migrations._migrations}
     applied = set()
@@ -200,7 +214,7 @@ def check_schema_version(db, path: Path) -> None:
                          names=", ".join(unknown))
 
 
-def table_columns(db, tables) -> dict[str, list[tuple]]:
+def table_columns(db: Database, tables: Iterable[str]) -> dict[str, list[Column]]:
     """Columns (name, declared type, not null, primary key) of these tables."""
     return {t: [(c[1], c[2].upper(), c[3], c[5]) for c in
                 db.execute(f"PRAGMA table_info([{t}])").fetchall()] for t in tables}
@@ -212,7 +226,7 @@ def table_columns(db, tables) -> dict[str, list[tuple]]:
 COPIED = ("games", "deals", "revisions", "submissions")
 
 
-def copy_rows(db, source: Path, staged: Path) -> None:
+def copy_rows(db: Database, source: Path, staged: Path) -> None:
     """Copy the app's rows from the staged backup into the fresh database ``db``."""
     db.execute("ATTACH DATABASE ? AS backup", [str(staged)])
     try:
@@ -244,7 +258,7 @@ def copy_rows(db, source: Path, staged: Path) -> None:
 _STORAGE = {"INTEGER": "integer", "TEXT": "text"}
 
 
-def check_restored_schema(db, path: Path) -> None:
+def check_restored_schema(db: Database, path: Path) -> None:
     """Refuse copied rows whose stored values have another type than their column's, or
     whose JSON columns do not hold JSON."""
     found = table_columns(db, COPIED)
@@ -264,7 +278,7 @@ def check_restored_schema(db, path: Path) -> None:
         raise InputError(f"{path}: games.head", N_("{count} rows are not JSON"), count=broken)
 
 
-def check_games(db, path: Path) -> int:
+def check_games(db: Database, path: Path) -> int:
     """Check every game as the app will read it: its head through the engine's load_game,
     every revision's record through parse_record, the live deals through a replay; then
     store the totals the list shows, recomputed. Returns the number of games."""
@@ -286,12 +300,12 @@ def check_games(db, path: Path) -> int:
     return len(games)
 
 
-def checked_records(db, game_id: int, players: int, where: str) -> list:
+def checked_records(db: Database, game_id: int, players: int, where: str) -> list[Record]:
     """The live records of a game's slots, each revision parsed (RuleError or InputError)."""
     rows = db.execute(
         "select d.seq, r.rev, r.record from deals d join revisions r on r.deal_id = d.id"
         " where d.game_id = ? order by d.seq, r.rev", [game_id]).fetchall()
-    latest: dict[int, object] = {}
+    latest: dict[int, Record | None] = {}
     for seq, _rev, text in rows:
         record = None
         if text is not None:
@@ -335,7 +349,7 @@ def check_source_file(staged: Path, source: Path) -> None:
         db.close()
 
 
-def run_restore(args) -> int:
+def run_restore(args: argparse.Namespace) -> int:
     """Replace the instance's database with a backup, keeping a copy of the old one.
 
     The backup is copied to a ``.part`` file beside the database, checked and migrated
@@ -381,7 +395,7 @@ def run_restore(args) -> int:
     return 0
 
 
-def game_logs(path: Path) -> list[tuple[int, dict]]:
+def game_logs(path: Path) -> list[tuple[int, Log]]:
     """(game id, GAME-FORMAT log) of every stored game, oldest first, from one snapshot."""
     st = store.Store(store.connect(path))
     try:
@@ -392,7 +406,7 @@ def game_logs(path: Path) -> list[tuple[int, dict]]:
         st.db.close()
 
 
-def export_log(log: dict) -> dict:
+def export_log(log: Log) -> Log:
     """A stored game's GAME-FORMAT log, normalised by the engine when it parses."""
     try:
         return game_to_json(parse_game(log))
@@ -400,14 +414,14 @@ def export_log(log: dict) -> dict:
         return log  # a log that no longer parses is still exported as it is stored
 
 
-def member_name(game_id: int, log: dict) -> str:
+def member_name(game_id: int, log: Log) -> str:
     """A zip member name: the game id, then the title or the players."""
     label = log.get("title") or "-".join(str(p) for p in log.get("players", []))
     text = re.sub(r"[^\w-]+", "-", str(label), flags=re.UNICODE).strip("-")[:60]
     return f"game-{game_id:05d}{'-' + text if text else ''}.json"
 
 
-def run_export_all(args) -> int:
+def run_export_all(args: argparse.Namespace) -> int:
     """Write every game as a GAME-FORMAT JSON file into a new zip."""
     try:
         source = existing_database(args.instance)
@@ -463,7 +477,7 @@ def bounded_read(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path) -> byte
     return data
 
 
-def checked_log(name: str, raw: bytes) -> tuple[dict, list[dict]]:
+def checked_log(name: str, raw: bytes) -> tuple[Log, list[Log]]:
     """Parse and replay one document; return (head, records) or refuse naming the file."""
     try:  # the engine decodes, checks depth and shape, and replays every deal
         return checked_parts(load_game(raw))
@@ -471,7 +485,7 @@ def checked_log(name: str, raw: bytes) -> tuple[dict, list[dict]]:
         raise InputError(name, "{refusal}", refusal=err) from None
 
 
-def run_import(args) -> int:
+def run_import(args: argparse.Namespace) -> int:
     """Add every game of a JSON file or zip as new games: all of them, or none."""
     try:
         source = Path(args.file)

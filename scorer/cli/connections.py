@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import logging
 import resource
+import socket
 import time
+from collections.abc import Callable
+from typing import Any
 
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer
@@ -54,12 +57,12 @@ def connection_limit(files: int) -> int:
 class TimedChannel(HTTPChannel):
     """A waitress channel that remembers since when its current request has been arriving."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         """A new connection: its first request is due from now on."""
         super().__init__(*args, **kwargs)
         self.receiving_since: float | None = self.creation_time
 
-    def received(self, data):
+    def received(self, data: bytes) -> bool:
         """Parse as waitress does; restart the clock when a new request begins."""
         partial = self.request
         result = super().received(data)
@@ -70,19 +73,24 @@ class TimedChannel(HTTPChannel):
         return result
 
 
-def guard(server, per_address: int, request_seconds: float) -> None:
+# The servers and channels below are waitress internals that types-waitress describes
+# loosely (active_channels is a dict, not a channel), so they are typed Any here.
+def guard(server: Any, per_address: int, request_seconds: float) -> None:
     """Add the per-address cap and the request deadline to every listening socket."""
     sockets = server.map.values() if hasattr(server, "effective_listen") else [server]
     for listener in list(sockets):
         if isinstance(listener, BaseWSGIServer):
-            listener.channel_class = _admission(listener, per_address)
-            listener.maintenance = _maintenance(listener, request_seconds)
+            # Waitress calls both as plain attributes; the stubs declare a class and a method.
+            listener.channel_class = _admission(listener, per_address)  # type: ignore[assignment]
+            listener.maintenance = _maintenance(  # type: ignore[method-assign, assignment]
+                listener, request_seconds)
 
 
-def _admission(listener, per_address: int):
+def _admission(listener: Any, per_address: int) -> Callable[..., TimedChannel | None]:
     """The channel factory waitress calls on accept: refuse an address past its cap."""
 
-    def admit(srv, conn, addr, adj, map=None):
+    def admit(srv: Any, conn: socket.socket, addr: Any, adj: Any,
+              map: Any = None) -> TimedChannel | None:
         """Open a channel for this connection, or close it if its address holds enough."""
         host = addr[0] if isinstance(addr, tuple) else addr
         held = sum(1 for ch in srv.active_channels.values()
@@ -95,7 +103,7 @@ def _admission(listener, per_address: int):
     return admit
 
 
-def _maintenance(listener, request_seconds: float):
+def _maintenance(listener: Any, request_seconds: float) -> Callable[[float], None]:
     """Waitress' idle clean-up, then close requests that have been arriving too long."""
     idle = listener.maintenance
 

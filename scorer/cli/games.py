@@ -8,11 +8,16 @@ by the next ``games list`` or the host's next look at the list page.
 
 from __future__ import annotations
 
+import argparse
 import sqlite3
 import sys
+from typing import TYPE_CHECKING
 
 from scorer import store
 from scorer.instance import database
+
+if TYPE_CHECKING:
+    from scorer.cli import Subparsers
 
 SHELVES = {"current": "not archived", "archived": "archived", "deleted": "deleted",
            "all": "not deleted"}
@@ -20,7 +25,7 @@ DONE = {"archive": "archived", "unarchive": "back from the archive", "delete": "
         "undelete": "back"}
 
 
-def register(subparsers) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add ``games list|archive|unarchive|delete|undelete``."""
     p = subparsers.add_parser("games", help="list, archive or delete stored games")
     actions = p.add_subparsers(dest="action", required=True)
@@ -41,7 +46,7 @@ def register(subparsers) -> None:
         q.set_defaults(func=run_change)
 
 
-def add_instance(parser) -> None:
+def add_instance(parser: argparse.ArgumentParser) -> None:
     """The --instance option every games command takes."""
     parser.add_argument("--instance", metavar="DIR",
                         help="the app's data folder (default: $SCORER_INSTANCE or ./instance)")
@@ -63,7 +68,7 @@ def name_of(row: store.GameRow) -> str:
     return row.head.get("title") or " · ".join(row.head.get("players", []))
 
 
-def run_list(args) -> int:
+def run_list(args: argparse.Namespace) -> int:
     """Print one line per game: id, when changed, live deals, guest or host, title."""
     st = opened(args.instance)
     if st is None:
@@ -86,7 +91,7 @@ def run_list(args) -> int:
     return 0
 
 
-def run_change(args) -> int:
+def run_change(args: argparse.Namespace) -> int:
     """Archive, unarchive, delete (after a confirmation) or undelete one game."""
     st = opened(args.instance)
     if st is None:

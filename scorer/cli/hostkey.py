@@ -8,19 +8,24 @@ the game links it saw keep working unless ``--links`` gives every game new ones 
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import secrets
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scorer import store
 from scorer.instance import database, instance_folder
 
+if TYPE_CHECKING:
+    from scorer.cli import Subparsers
+
 _LINE = re.compile(r"^HOST_KEY\s*=.*$", re.MULTILINE)
 
 
-def register(subparsers) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``host-key`` subcommand."""
     p = subparsers.add_parser("host-key", help="show the host key, or --rotate it")
     p.add_argument("--rotate", action="store_true",
@@ -82,7 +87,7 @@ def replace_all_links(instance: str | None) -> int:
         db.conn.close()
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     """Print the host key; with --rotate write a new one first."""
     config = config_file(args.instance)
     if args.links and not args.rotate:

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scorer import store
 from scorer.cli.backup import existing_database
 from scorer.cli.replay import InputError, load_game_file, refuse
-from scorer.engine import RuleError, parse_game
+from scorer.engine import Game, RuleError, parse_game
 from scorer.engine.texts import N_
 
+if TYPE_CHECKING:
+    from scorer.cli import Subparsers
 
-def register(subparsers) -> None:
+
+def register(subparsers: Subparsers) -> None:
     """Add the ``pdf`` subcommand."""
     parser = subparsers.add_parser(
         "pdf", help="render the protocol sheet of a game as PDF",
@@ -33,7 +37,7 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def _read_store(game_id: str, instance: str | None):
+def _read_store(game_id: str, instance: str | None) -> Game:
     """Load a game (head plus live deal records) from the app's database."""
     path = existing_database(instance)
     if not game_id.isdigit():

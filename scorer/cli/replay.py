@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from scorer.engine import RuleError, catalog, load_game, replay, resolve_agreements
+from scorer.engine import Game, RuleError, catalog, load_game, replay, resolve_agreements
 from scorer.engine.texts import N_, tr
 
+if TYPE_CHECKING:
+    from scorer.cli import Subparsers
 
-def register(sub) -> None:
+
+def register(sub: Subparsers) -> None:
     """Add the ``replay`` and ``agreements`` subcommands."""
     p = sub.add_parser("replay", help="replay a game log and print its protocol as JSON")
     p.add_argument("game", help="a thousand-game/1 JSON file ('-' for standard input)")
@@ -25,7 +30,7 @@ def register(sub) -> None:
 class InputError(Exception):
     """Bad input that breaks no rule of the game: a file that cannot be read, say."""
 
-    def __init__(self, field: str, msgid: str, /, **params):
+    def __init__(self, field: str, msgid: str, /, **params: object) -> None:
         self.field, self.msgid, self.params = field, msgid, params
         super().__init__(self.text("en"))
 
@@ -41,7 +46,7 @@ class InputError(Exception):
         return f"{where}: {self.field}: {self.text(lang)}"
 
 
-def load_game_file(path: str):
+def load_game_file(path: str) -> Game:
     """Read and parse a game log file ('-': standard input); bad input raises."""
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
@@ -59,7 +64,7 @@ def refuse(err: RuleError | InputError, lang: str) -> int:
     return 2
 
 
-def run_replay(args) -> int:
+def run_replay(args: argparse.Namespace) -> int:
     """Print the protocol of a game log, or one line of error and exit 2."""
     try:
         protocol = replay(load_game_file(args.game))
@@ -70,7 +75,7 @@ def run_replay(args) -> int:
     return 0
 
 
-def run_agreements(args) -> int:
+def run_agreements(args: argparse.Namespace) -> int:
     """Print every agreement of a preset, grouped, with what differs from classic marked."""
     cat, lang = catalog(), args.lang
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import gc
 import logging
@@ -9,8 +10,15 @@ import os
 import socket
 import sqlite3
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from scorer.instance import database, instance_folder
+
+if TYPE_CHECKING:
+    from waitress.server import BaseWSGIServer, MultiSocketServer
+
+    from scorer.cli import Subparsers
 
 THREADS = 8
 
@@ -30,7 +38,7 @@ MAX_HEADER_BYTES = 64 * 1024
 FULL_PASS_EVERY = 100
 
 
-def waitress_options(open_files: int | None = None) -> dict:
+def waitress_options(open_files: int | None = None) -> dict[str, Any]:
     """The keyword arguments serve passes to waitress besides host and port."""
     from scorer.cli import connections  # imports waitress: only when serving
     from scorer.web.app import MAX_CONTENT_LENGTH
@@ -63,7 +71,7 @@ def settle_heap() -> None:
     gc.set_threshold(young, middle, FULL_PASS_EVERY)
 
 
-def register(subparsers) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``serve`` subcommand."""
     p = subparsers.add_parser("serve", help="run the web app for phones on the local network")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
@@ -84,7 +92,7 @@ def lan_address(host: str) -> str:
     try:
         # connect() on UDP only picks the outgoing interface; no packet is sent.
         probe.connect(("10.255.255.255", 1))
-        return probe.getsockname()[0]
+        return str(probe.getsockname()[0])
     except OSError:
         return "127.0.0.1"
     finally:
@@ -104,7 +112,7 @@ def trusted_hosts(host: str, lan: str, extra: list[str]) -> list[str]:
         names.append(host)
     # A host name the resolver does not know adds no address; the other names still hold.
     with contextlib.suppress(OSError):
-        names += [info[4][0] for info in socket.getaddrinfo(name, None, socket.AF_INET)]
+        names += [str(info[4][0]) for info in socket.getaddrinfo(name, None, socket.AF_INET)]
     return list(dict.fromkeys(n for n in [*names, *extra] if n))
 
 
@@ -124,13 +132,16 @@ def banner(url: str, host_key: str) -> str:
     )
 
 
-def bound_port(server) -> int:
+def bound_port(server: MultiSocketServer | BaseWSGIServer) -> int:
     """The port waitress listens on (the system's choice with --port 0)."""
     listen = getattr(server, "effective_listen", None)  # several sockets: the first one
-    return listen[0][1] if listen else server.effective_port
+    if listen:
+        return int(listen[0][1])
+    # Set when the socket is bound; types-waitress does not declare it.
+    return int(server.effective_port)  # type: ignore[union-attr]
 
 
-def checked_database(path) -> bool:
+def checked_database(path: Path) -> bool:
     """Check the database before anything writes to it: one line on stderr if damaged."""
     from scorer.cli import dbcheck
 
@@ -149,13 +160,13 @@ def unwritable(exc: OSError | sqlite3.Error) -> str:
     return (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc))
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     """Create the instance on first start, listen, print the link and QR, and serve."""
     # create_app() reads $SCORER_INSTANCE: the same folder the other commands resolve.
     os.environ["SCORER_INSTANCE"] = str(instance_folder(args.instance))
     # Imported here: the app pulls in Flask, Jinja and the blueprints, which every other
     # command would pay for too, since the parser loads this module.
-    from waitress import create_server
+    from waitress import create_server  # type: ignore[attr-defined]  # not in the stubs
 
     from scorer import store
     from scorer.cli import connections

@@ -14,7 +14,7 @@ from scorer.engine.catalog import (
 )
 from scorer.engine.compare import Comparison, compare
 from scorer.engine.errors import RuleError
-from scorer.engine.names import MAX_NOTES, MAX_PLACE, MAX_REASON, MAX_TITLE, name_key
+from scorer.engine.names import MAX_NAME, MAX_NOTES, MAX_PLACE, MAX_REASON, MAX_TITLE, name_key
 from scorer.engine.protocol import BarrelSeat, Event, NextDeal, Protocol, Reason, Row, signed, word
 from scorer.engine.records import (
     ADJUSTMENT_REASONS,
@@ -22,7 +22,6 @@ from scorer.engine.records import (
     MARRIAGES,
     MAX_DEALS,
     MAX_LOG_BYTES,
-    MAX_NAME,
     SUITS,
     Adjustment,
     Game,

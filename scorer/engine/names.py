@@ -15,6 +15,7 @@ import json
 import re
 import unicodedata
 from importlib import resources
+from typing import Any
 
 from scorer.engine.errors import RuleError
 
@@ -68,7 +69,7 @@ def _code(ch: str) -> str:
     return f"U+{ord(ch):04X}"
 
 
-def refusal(text: str, *, multiline: bool = False) -> tuple[str, dict] | None:
+def refusal(text: str, *, multiline: bool = False) -> tuple[str, dict[str, Any]] | None:
     """The first thing wrong with a text's characters: (rule, params), or None."""
     marks = 0
     for ch in text:

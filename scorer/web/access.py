@@ -123,7 +123,8 @@ _recent_lock = threading.Lock()
 
 def _recent() -> dict[str, deque[float]]:
     """This app's creation times per address (one server process, forgotten on restart)."""
-    return current_app.extensions.setdefault("scorer_creations", {})
+    recent: dict[str, deque[float]] = current_app.extensions.setdefault("scorer_creations", {})
+    return recent
 
 
 def limits_on() -> bool:

@@ -12,7 +12,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from scorer.engine import RuleError, catalog, resolve_agreements
+from scorer.engine import Agreements, Group, RuleError, Spec, catalog, resolve_agreements
 from scorer.web.i18n import lang
 
 PREFIX = "ag_"
@@ -29,7 +29,7 @@ def loc(value: Any) -> str:
 class Field:
     """One agreement as the form shows it."""
 
-    spec: Any
+    spec: Spec
     value: Any
     widget: str  # "check", "select", "number"
     error: str | None = None
@@ -44,7 +44,7 @@ class Field:
         return [(str(v), label_of(self.spec, v)) for v in (self.spec.values or [])]
 
 
-def label_of(spec: Any, value: Any) -> str:
+def label_of(spec: Spec, value: Any) -> str:
     """How a value of an agreement is shown in the current language."""
     labels = spec.labels or {}
     for key in (value, str(value)):
@@ -55,7 +55,7 @@ def label_of(spec: Any, value: Any) -> str:
     return str(value)
 
 
-def widget_of(spec: Any) -> str:
+def widget_of(spec: Spec) -> str:
     """Which input suits an agreement type."""
     if spec.type == "bool":
         return "check"
@@ -64,7 +64,8 @@ def widget_of(spec: Any) -> str:
     return "number"
 
 
-def groups(values: Mapping[str, Any], errors: dict[str, str] | None = None):
+def groups(values: Mapping[str, Any],
+           errors: dict[str, str] | None = None) -> list[tuple[Group, list[Field]]]:
     """The catalog's groups in order, each with its fields filled from ``values``."""
     cat = catalog()
     errors = errors or {}
@@ -80,7 +81,7 @@ def groups(values: Mapping[str, Any], errors: dict[str, str] | None = None):
     return out
 
 
-def read_value(spec: Any, form: Mapping[str, str]) -> Any:
+def read_value(spec: Spec, form: Mapping[str, str]) -> Any:
     """Turn the submitted text for one agreement into a typed value (ValueError if bad)."""
     raw = form.get(PREFIX + spec.id)
     if spec.type == "bool":
@@ -96,7 +97,7 @@ def read_value(spec: Any, form: Mapping[str, str]) -> Any:
     return int(raw)
 
 
-def parse(form: Mapping[str, str], preset: str):
+def parse(form: Mapping[str, str], preset: str) -> tuple[Agreements | None, dict[str, str]]:
     """Read every agreement from the form; return (Agreements or None, errors by id)."""
     base = resolve_agreements(preset)
     overrides: dict[str, Any] = {}
@@ -121,7 +122,7 @@ def parse(form: Mapping[str, str], preset: str):
         return None, {err.agreement or err.params.get("id") or "": err.text(lang())}
 
 
-def differences(agreements: Any, base: str = "preset") -> list[tuple[Any, str]]:
+def differences(agreements: Agreements, base: str = "preset") -> list[tuple[Spec, str]]:
     """(spec, shown value) for each agreement that differs from the preset or classic."""
     cat = catalog()
     diff = agreements.differences(base)

@@ -8,8 +8,9 @@ import os
 import re
 import secrets
 from pathlib import Path
+from typing import Any
 
-from flask import Flask, abort, request
+from flask import Flask, Response, abort, request
 from flask_wtf.csrf import CSRFProtect
 
 from scorer.instance import instance_folder
@@ -47,7 +48,7 @@ def ensure_instance(path: str) -> None:
         out.write(text)
 
 
-def create_app(test_config: dict | None = None) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the table app."""
     app = Flask(
         "scorer",
@@ -96,7 +97,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     return app
 
 
-# -- Content-Security-Policy and token-free logs (issue 9, item 7) ----------------------
+# -- Content-Security-Policy and token-free logs ------------------------------------------
 
 
 # No page has an inline <script>, <style>, style= or on…= handler, so the policy needs
@@ -136,7 +137,7 @@ def redact_token_logs(app: Flask) -> None:
         logging.getLogger(name).addFilter(RedactTokens())
 
 
-def safety_headers(response):
+def safety_headers(response: Response) -> Response:
     """Links carry secret tokens: never send them on as a Referer; no framing, no sniffing."""
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers.setdefault("Referrer-Policy", "no-referrer")
@@ -151,7 +152,7 @@ COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/sv
 MIN_COMPRESSED = 1024  # smaller answers gain nothing worth the header
 
 
-def compressed(response):
+def compressed(response: Response) -> Response:
     """Gzip a text answer when the client accepts it (cached pages and static files arrive
     gzipped already)."""
     response.vary.add("Accept-Encoding")

@@ -29,7 +29,7 @@ class ThreadStores:
     def get(self) -> store.Store:
         """This thread's Store, opened on first use or after the file was replaced."""
         ident = file_identity(self.path)
-        st = getattr(self.local, "store", None)
+        st: store.Store | None = getattr(self.local, "store", None)
         if st is not None and self.local.ident == ident:
             return st
         if st is not None:
@@ -56,7 +56,8 @@ def file_identity(path: str) -> tuple[int, int] | None:
 
 def stores() -> ThreadStores:
     """The current app's per-thread stores."""
-    return current_app.extensions["scorer_stores"]
+    found: ThreadStores = current_app.extensions["scorer_stores"]
+    return found
 
 
 def get_store() -> store.Store:

@@ -8,7 +8,7 @@ keyed like the engine's RuleError: (field, seat).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -162,7 +162,8 @@ def from_record(setup: Setup, record: Mapping[str, Any]) -> Entry:
     return entry
 
 
-def read(setup: Setup, form: Mapping[str, Any], getlist) -> tuple[str, Entry]:
+def read(setup: Setup, form: Mapping[str, Any],
+         getlist: Callable[[str], list[str]]) -> tuple[str, Entry]:
     """Copy the submitted values into an Entry and return the chosen action."""
     action = form.get("action", "play")
     if action not in ACTIONS:
@@ -209,7 +210,7 @@ def build(setup: Setup, action: str, entry: Entry) -> dict[str, Any] | None:
     kind = "raspis" if action == "raspis" else "play"
     declarer = number(entry, "declarer", ("declarer", None))
     contract = number(entry, "contract", ("contract", None))
-    record = {"type": kind, "declarer": declarer, "contract": contract}
+    record: dict[str, Any] = {"type": kind, "declarer": declarer, "contract": contract}
     if entry.get("dark"):
         record["dark"] = True
     if setup.four and setup.prikup != "none":
@@ -225,11 +226,12 @@ def build_adjustment(entry: Entry, fixed: Mapping[str, int] | None = None) -> di
     A blank amount takes the reason's fixed amount (what the page's script prefills), and
     the «minus» box makes it negative: phone keypads for numbers often have no minus key.
     """
+    fixed = fixed or {}
     player = number(entry, "player", ("player", None))
     reason = entry.get("reason") or "other"
     if reason not in ADJUST_REASONS:
         reason = "other"
-    if str(entry.get("amount", "")).strip() == "" and reason in (fixed or {}):
+    if str(entry.get("amount", "")).strip() == "" and reason in fixed:
         entry.values["amount"] = str(fixed[reason])
     amount = number(entry, "amount", ("amount", None))
     if amount is not None and entry.get("amount_minus"):
@@ -307,7 +309,7 @@ def suit_name(suit: object) -> str:
     """A suit (or half marriage) as the player reads it."""
     text = str(suit)
     if text.startswith("half_") and text[5:] in SUIT_NAMES:
-        return _("half %(suit)s", suit=SUIT_NAMES[text[5:]])
+        return str(_("half %(suit)s", suit=SUIT_NAMES[text[5:]]))
     return str(SUIT_NAMES.get(text, text))
 
 
@@ -323,7 +325,8 @@ def refusal_words(err: RuleError, players: tuple[str, ...] | list[str], code: st
     return re.sub(r"\s*\[\w+\]", "", err.text(code))
 
 
-def refusal(err: RuleError, players, code: str, rules_url: str, *, deal: bool) -> Markup:
+def refusal(err: RuleError, players: tuple[str, ...] | list[str], code: str, rules_url: str,
+            *, deal: bool) -> Markup:
     """A refusal for the web form: words, the agreement's title linked to the rules sheet,
     and (deal=True) which deal it is about."""
     text = escape(refusal_words(err, players, code))
@@ -347,7 +350,8 @@ def input_id(setup: Setup, name: str, seat: int | None) -> str:
     return name
 
 
-def first_wrong(setup: Setup, errors: dict[Key, Any], shown) -> str | None:
+def first_wrong(setup: Setup, errors: dict[Key, Any],
+                shown: Callable[[str, int | None], bool]) -> str | None:
     """The id of the first field (in form order) with an error beside it, or None."""
     keys = [k for k in errors if shown(*k)]
     keys.sort(key=lambda k: (FIELD_ORDER.index(k[0]) if k[0] in FIELD_ORDER else 99,

@@ -7,15 +7,16 @@ import hashlib
 import json
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypedDict, Unpack
 from urllib.parse import quote
 
 from flask import Flask, Response, abort, current_app, request
 from flask_babel import gettext as _
 
-from scorer.engine import game_to_json
+from scorer.engine import Game, game_to_json
 from scorer.renders import RenderFailed, render_in_child, sheet_pdf
-from scorer.store import GameRow
+from scorer.store import GameRow, JsonDict
 from scorer.web.access import is_host
 from scorer.web.i18n import lang
 from scorer.web.lru import Lru
@@ -99,7 +100,15 @@ CACHE_BYTES = 64 * 1024 * 1024
 render_hook = None
 
 
-def sheet_key(log: dict, lang: str, landscape: bool, appendix: bool) -> str:
+class SheetOptions(TypedDict):
+    """How a sheet is asked for: its language and layout."""
+
+    lang: str
+    landscape: bool
+    appendix: bool
+
+
+def sheet_key(log: JsonDict, lang: str, landscape: bool, appendix: bool) -> str:
     """The cache key: a digest of the whole log (so a restore or an edit is another
     key, whatever the game id and version) and the options."""
     body = json.dumps([log, lang, landscape, appendix], ensure_ascii=False, sort_keys=True)
@@ -111,9 +120,10 @@ def init_app(app: Flask) -> None:
     app.extensions["scorer_sheets"] = Lru(CACHE_BYTES, len)
 
 
-def sheets() -> Lru:
+def sheets() -> Lru[str, bytes]:
     """This app's rendered sheets."""
-    return current_app.extensions["scorer_sheets"]
+    cache: Lru[str, bytes] = current_app.extensions["scorer_sheets"]
+    return cache
 
 
 @contextlib.contextmanager
@@ -157,14 +167,15 @@ def render_slot(host: bool, address: str) -> Iterator[bool]:
             yield taken
 
 
-def client_gone():
+def client_gone() -> Callable[[], bool] | None:
     """waitress' test of whether this request's client has hung up (None elsewhere)."""
     # Given by waitress when channel_request_lookahead > 0 (serve sets it): the channel
     # keeps reading while the app runs, so it sees the client close its connection.
-    return request.environ.get("waitress.client_disconnected")
+    found: Callable[[], bool] | None = request.environ.get("waitress.client_disconnected")
+    return found
 
 
-def rendered(game, key: str, **options) -> bytes | None:
+def rendered(game: Game, key: str, **options: Unpack[SheetOptions]) -> bytes | None:
     """The sheet from the cache, else rendered within the limits; None when no slot is free.
 
     Raises RenderFailed when the render ran out of time or memory.
@@ -193,8 +204,8 @@ def pdf(row: GameRow) -> Response:
     loaded = load(row)
     if isinstance(loaded, Broken):
         abort(404, _("The printable sheet is not available."))
-    options = {"lang": lang(), "landscape": request.args.get("landscape") == "1",
-               "appendix": request.args.get("appendix") == "1"}
+    options: SheetOptions = {"lang": lang(), "landscape": request.args.get("landscape") == "1",
+                             "appendix": request.args.get("appendix") == "1"}
     key = sheet_key(game_to_json(loaded.game), **options)
     try:
         data = rendered(loaded.game, key, **options)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, current_app, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, SecurityError
@@ -20,7 +21,7 @@ def messages() -> dict[int, str]:
     }
 
 
-def http_error(exc: HTTPException):
+def http_error(exc: HTTPException) -> ResponseReturnValue:
     """Render any HTTP error with the site layout."""
     code = exc.code or 500
     text = messages().get(code, exc.description)

@@ -8,18 +8,31 @@ import io
 import re
 import secrets
 import sqlite3
+from collections.abc import Mapping
 from typing import Any
 
 import segno
-from flask import Blueprint, abort, jsonify, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup
 
-from scorer.engine import RuleError, Timeline
-from scorer.store import LimitError, StaleError
+from scorer.engine import Row, RuleError, Timeline
+from scorer.store import GameRow, JsonDict, LimitError, StaleError
 from scorer.web import access, deal_input, downloads, page_cache, page_model, storage
 from scorer.web.db import get_store
+from scorer.web.deal_input import Entry, Key, Setup
 from scorer.web.forms import ConfirmForm
 from scorer.web.i18n import lang
 from scorer.web.versions import Broken, Loaded, Version, load, remember, rescored
@@ -53,18 +66,18 @@ def submission() -> str | None:
     return sid + ":" + hashlib.sha256(repr(body).encode()).hexdigest()[:16]
 
 
-def repeated(row) -> bool:
+def repeated(row: GameRow) -> bool:
     """Whether this very form was already stored for the game (a double tap, a re-send)."""
     key = submission()
     return key is not None and get_store().submitted(row.id, key)
 
 
-def landing(row) -> str:
+def landing(row: GameRow) -> str:
     """Where every save lands: the game page's top (totals, «Record a deal», newest rows)."""
     return url_for("game.page", token=row.edit_token)
 
 
-def edit_row(token: str):
+def edit_row(token: str) -> GameRow:
     """The game behind an edit token (404 for anything else), remembered."""
     row = access.game_for(token, edit=True)
     access.remember(token)
@@ -72,7 +85,7 @@ def edit_row(token: str):
 
 
 @bp.get("/<token>")
-def page(token: str):
+def page(token: str) -> ResponseReturnValue:
     """The game page with totals, state, protocol and the scorekeeper's buttons."""
     row = edit_row(token)
     return page_cache.cached_page(row, True, lambda loaded, _tag: page_model.render(
@@ -80,7 +93,7 @@ def page(token: str):
 
 
 @bp.get("/<token>/why/<int:n>")
-def why(token: str, n: int):
+def why(token: str, n: int) -> ResponseReturnValue:
     """Why every number of protocol row n is what it is (the link behind each number)."""
     return page_model.why_page(edit_row(token), n, editable=True)
 
@@ -131,7 +144,7 @@ def keyed(loaded: Version, err: RuleError, deal_no: int) -> dict[tuple[str, int 
     return {("top", None): deal_input.refusal(err, players, lang(), rules, deal=True)}
 
 
-def candidate(loaded: Loaded, record: dict, slot_id: int | None) -> Timeline:
+def candidate(loaded: Loaded, record: JsonDict, slot_id: int | None) -> Timeline:
     """The game with this record added (or put in place of live slot slot_id), scored
     from the version's kept states; raises RuleError."""
     if slot_id is None:
@@ -139,17 +152,17 @@ def candidate(loaded: Loaded, record: dict, slot_id: int | None) -> Timeline:
     return loaded.timeline.replace(live_index(loaded, slot_id), record)
 
 
-def preview_of(loaded: Loaded, record: dict, slot_id: int | None):
-    """Score the candidate; return (row of the new deal, protocol) or (None, errors)."""
+def preview_of(loaded: Loaded, record: JsonDict, slot_id: int | None) -> Row | dict[Key, str]:
+    """Score the candidate; return the new deal's protocol row, or the errors by field."""
     deal_no = deal_number(loaded, slot_id)
     try:
         protocol = candidate(loaded, record, slot_id).protocol
     except RuleError as err:
-        return None, keyed(loaded, err, deal_no)
-    return protocol.rows[deal_no - 1], protocol
+        return keyed(loaded, err, deal_no)
+    return protocol.rows[deal_no - 1]
 
 
-def entry_for(setup: deal_input.Setup):
+def entry_for(setup: Setup) -> tuple[str, Entry, JsonDict | None]:
     """Read the posted form; return (action, entry, record)."""
     action, entry = deal_input.read(setup, request.form, request.form.getlist)
     record = deal_input.build(setup, action, entry)
@@ -157,20 +170,20 @@ def entry_for(setup: deal_input.Setup):
 
 
 @bp.route("/<token>/deal", methods=["GET", "POST"])
-def new_deal(token: str):
+def new_deal(token: str) -> ResponseReturnValue:
     """The form for the next deal; posted, it is previewed or saved."""
     row = edit_row(token)
     return show_deal(row, None) if request.method == "GET" else post_deal(row, None)
 
 
 @bp.route("/<token>/deal/<int:slot_id>", methods=["GET", "POST"])
-def edit_deal(token: str, slot_id: int):
+def edit_deal(token: str, slot_id: int) -> ResponseReturnValue:
     """The form to fix an earlier deal; posted, everything after it is replayed."""
     row = edit_row(token)
     return show_deal(row, slot_id) if request.method == "GET" else post_deal(row, slot_id)
 
 
-def based_on(values) -> int | None:
+def based_on(values: Mapping[str, Any]) -> int | None:
     """The game version a posted form was filled in for (None if missing or garbled)."""
     text = str(values.get("version", "")).strip()
     return int(text) if re.fullmatch(r"[0-9]{1,15}", text) else None
@@ -199,9 +212,9 @@ def chained_base(row, loaded: Version, slot_id: int | None) -> int | None:
 def stale_text(base: int | None, loaded: Version) -> str:
     """Why a write based on an older (or unknown) state of the game was refused."""
     if base is None:
-        return _("Nothing was saved: the form did not say which state of the game it was "
-                 "filled in for. Check the protocol below, then save again.")
-    return ngettext(
+        return str(_("Nothing was saved: the form did not say which state of the game it was "
+                 "filled in for. Check the protocol below, then save again."))
+    return str(ngettext(
         "Nothing was saved: the game changed while this form was open (someone else "
         "recorded or changed a deal); it now has %(num)d deal. Check the protocol below, "
         "then save again.",
@@ -209,10 +222,10 @@ def stale_text(base: int | None, loaded: Version) -> str:
         "recorded or changed a deal); it now has %(num)d deals. Check the protocol below, "
         "then save again.",
         len(loaded.slots.live),
-    )
+    ))
 
 
-def show_deal(row, slot_id: int | None):
+def show_deal(row: GameRow, slot_id: int | None) -> ResponseReturnValue:
     """Show the deal form: defaults for the next deal, or the record being edited."""
     loaded = load(row)
     if isinstance(loaded, Broken):
@@ -220,12 +233,16 @@ def show_deal(row, slot_id: int | None):
     if slot_id is None and loaded.protocol.winner is not None:
         return redirect(landing(row))
     setup = setup_of(loaded, slot_id)
-    entry = (deal_input.defaults(setup) if slot_id is None else deal_input.from_record(
-        setup, loaded.slots.live[live_index(loaded, slot_id)].record))
+    if slot_id is None:
+        entry = deal_input.defaults(setup)
+    else:
+        record = loaded.slots.live[live_index(loaded, slot_id)].record
+        assert record is not None  # a live slot holds a record
+        entry = deal_input.from_record(setup, record)
     return show_form(loaded, setup, entry, slot_id)
 
 
-def post_deal(row, slot_id: int | None):
+def post_deal(row: GameRow, slot_id: int | None) -> ResponseReturnValue:
     """A posted deal form: answered as before if repeated, else previewed or saved."""
     loaded = load(row)
     base = based_on(request.form)
@@ -249,21 +266,23 @@ def post_deal(row, slot_id: int | None):
     return save(loaded, record, slot_id, entry, setup)
 
 
-def broken(loaded: Broken):
+def broken(loaded: Broken) -> ResponseReturnValue:
     """409: the game's log no longer replays, so no deal can be recorded or edited."""
     return render_template("game/broken.html", row=loaded.row, error=loaded.error), 409
 
 
-def preview_deal(loaded: Loaded, setup, entry, record: dict, slot_id: int | None):
+def preview_deal(loaded: Loaded, setup: Setup, entry: Entry, record: JsonDict,
+                 slot_id: int | None) -> ResponseReturnValue:
     """The form again with every player's delta for this record (nothing is stored)."""
-    shown, result = preview_of(loaded, record, slot_id)
-    if shown is None:
-        entry.errors.update(result)
+    shown = preview_of(loaded, record, slot_id)
+    if isinstance(shown, dict):
+        entry.errors.update(shown)
         return show_form(loaded, setup, entry, slot_id, status=422)
     return show_form(loaded, setup, entry, slot_id, preview=shown)
 
 
-def refuse_stale(loaded: Version, slot_id: int | None, base: int | None):
+def refuse_stale(loaded: Version, slot_id: int | None,
+                 base: int | None) -> ResponseReturnValue:
     """409: the form was filled in for another state; show it again on the fresh one."""
     if isinstance(loaded, Broken):
         return broken(loaded)
@@ -278,7 +297,8 @@ def refuse_stale(loaded: Version, slot_id: int | None, base: int | None):
     return show_form(loaded, setup, entry, slot_id, status=409, fresh=fresh)
 
 
-def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
+def save(loaded: Loaded, record: JsonDict, slot_id: int | None, entry: Entry,
+         setup: Setup) -> ResponseReturnValue:
     """Store the record if the game is still at the version the form was filled in for."""
     st = get_store()
     row = loaded.row
@@ -318,7 +338,7 @@ def save(loaded: Loaded, record: dict, slot_id: int | None, entry, setup):
     return redirect(landing(row))
 
 
-def checked_replay(loaded: Loaded, record: dict, slot_id: int | None, entry
+def checked_replay(loaded: Loaded, record: JsonDict, slot_id: int | None, entry: Entry
                    ) -> Timeline | None:
     """The game with the record in place, or None with the refusal put in entry."""
     deal_no = deal_number(loaded, slot_id)
@@ -329,8 +349,9 @@ def checked_replay(loaded: Loaded, record: dict, slot_id: int | None, entry
         return None
 
 
-def show_form(loaded: Loaded, setup, entry, slot_id, *, status: int = 200, preview=None,
-              fresh: page_model.GamePage | None = None):
+def show_form(loaded: Loaded, setup: Setup, entry: Entry, slot_id: int | None, *,
+              status: int = 200, preview: Row | None = None,
+              fresh: page_model.GamePage | None = None) -> ResponseReturnValue:
     """Render the deal form (fresh: the current protocol, shown after a stale refusal)."""
     players = loaded.row.head.get("players", [])
     shown = functools.partial(beside, setup)
@@ -361,7 +382,7 @@ def history_page(game_id: int, slot_id: int | None) -> dict[str, Any]:
 
 
 @bp.get("/<token>/preview")
-def preview(token: str):
+def preview(token: str) -> Response:
     """The live preview: every player's delta for the deal being typed, as JSON."""
     row = edit_row(token)
     loaded = load(row)
@@ -376,9 +397,9 @@ def preview(token: str):
     record = deal_input.build(setup, action, entry)
     if record is None:
         return jsonify(ok=False, errors=errors_json(entry.errors), **freshness(loaded))
-    shown, result = preview_of(loaded, record, slot_id)
-    if shown is None:
-        return jsonify(ok=False, errors=errors_json(result), **freshness(loaded))
+    shown = preview_of(loaded, record, slot_id)
+    if isinstance(shown, dict):
+        return jsonify(ok=False, errors=errors_json(shown), **freshness(loaded))
     why = [[r.text(lang(), tags=False) for r in seat] for seat in shown.why]
     filled = {k: v for k, v in entry.values.items() if k.startswith("points_")}
     return jsonify(ok=True, delta=list(shown.delta), score=list(shown.score), why=why,
@@ -396,13 +417,14 @@ def freshness(loaded: Version) -> dict[str, Any]:
     return out
 
 
-def errors_json(errors: dict) -> list[dict[str, Any]]:
+def errors_json(errors: dict[Key, str]) -> list[dict[str, Any]]:
     """Errors as a JSON list for the preview."""
     return [{"field": f, "seat": s, "text": Markup(t).striptags() if isinstance(t, Markup) else t}
             for (f, s), t in errors.items()]
 
 
-def change_slot(row, slot_id: int, note: str, base: int | None):
+def change_slot(row: GameRow, slot_id: int, note: str,
+                base: int | None) -> tuple[str, int] | None:
     """Delete or restore a deal if the game is unchanged and still replays.
 
     Returns (refusal text, status) or None when done.
@@ -442,25 +464,25 @@ def change_slot(row, slot_id: int, note: str, base: int | None):
 
 
 @bp.post("/<token>/deal/<int:slot_id>/delete")
-def delete_deal(token: str, slot_id: int):
+def delete_deal(token: str, slot_id: int) -> ResponseReturnValue:
     """Delete a deal (a new revision; it can be restored)."""
     return slot_change(token, slot_id, "delete")
 
 
 @bp.post("/<token>/deal/<int:slot_id>/restore")
-def restore_deal(token: str, slot_id: int):
+def restore_deal(token: str, slot_id: int) -> ResponseReturnValue:
     """Bring a deleted deal back in its place."""
     return slot_change(token, slot_id, "restore")
 
 
-def slot_change(token: str, slot_id: int, note: str):
+def slot_change(token: str, slot_id: int, note: str) -> ResponseReturnValue:
     """Delete or restore through the posted form, then back to the game page."""
     row = edit_row(token)
     refusal = change_slot(row, slot_id, note, based_on(request.form))
     return after_change(row, *refusal) if refusal else after_change(row, None)
 
 
-def after_change(row, error: str | None, status: int = 422):
+def after_change(row: GameRow, error: str | None, status: int = 422) -> ResponseReturnValue:
     """Back to the game page, or the (fresh) page with the refusal on top."""
     if error:
         return page_model.render(row, True, refusal=error, banner=False), status
@@ -494,7 +516,7 @@ def qr_svg(url: str) -> Markup:
 
 
 @bp.get("/<token>/share")
-def share(token: str):
+def share(token: str) -> str:
     """The read-only link with its QR code, and the edit link."""
     row = edit_row(token)
     view_url = url_for("view.page", token=row.view_token, _external=True)
@@ -505,25 +527,25 @@ def share(token: str):
 
 
 @bp.post("/<token>/share/replace")
-def replace_links(token: str):
+def replace_links(token: str) -> ResponseReturnValue:
     """The host gives a game new links: whoever held the old ones opens nothing now."""
     row = access.game_for(token, edit=True)
     if not access.is_host():
         abort(403)
     get_store().replace_links([row.id])
     access.forget(token)
-    fresh = get_store().game(row.id)
+    fresh = get_store().stored(row.id)
     access.remember(fresh.edit_token)
     return redirect(url_for("game.share", token=fresh.edit_token))
 
 
 @bp.get("/<token>/export.json")
-def export(token: str):
+def export(token: str) -> Response:
     """The game log as GAME-FORMAT JSON."""
     return downloads.export_json(edit_row(token))
 
 
 @bp.get("/<token>/sheet.pdf")
-def sheet(token: str):
+def sheet(token: str) -> Response:
     """The printable protocol sheet."""
     return downloads.pdf(edit_row(token))

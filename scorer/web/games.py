@@ -5,9 +5,11 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from datetime import date
+from typing import Any
 
 from flask import (
     Blueprint,
+    Response,
     abort,
     flash,
     make_response,
@@ -16,12 +18,14 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from scorer.engine import (
     FORMAT,
     MAX_DEALS,
     MAX_LOG_BYTES,
+    Agreements,
     RuleError,
     catalog,
     checked_parts,
@@ -30,7 +34,7 @@ from scorer.engine import (
     parse_game,
     resolve_agreements,
 )
-from scorer.store import DELETED_DAYS, LimitError
+from scorer.store import DELETED_DAYS, GameRow, LimitError, Store
 from scorer.web import access, agreement_form, storage
 from scorer.web.agreement_form import loc
 from scorer.web.db import get_store
@@ -53,7 +57,7 @@ SHELF_ACTIONS = {
 
 
 @bp.get("/")
-def index():
+def index() -> ResponseReturnValue:
     """The games this browser may see, 50 a page (?page=N), newest first, ongoing apart
     from finished; ?shelf=archived: the archived ones; ?key= claims the host key."""
     key = request.args.get("key")
@@ -83,9 +87,10 @@ def index():
     )
 
 
-def entries(rows, host: bool) -> tuple[list[dict], list[dict]]:
+def entries(rows: list[GameRow], host: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The list entries of these games (ongoing ones, finished ones), with their totals."""
-    ongoing, finished = [], []
+    ongoing: list[dict[str, Any]] = []
+    finished: list[dict[str, Any]] = []
     totals = list_totals(rows)
     held = set(access.held_tokens())
     for row in rows:
@@ -96,7 +101,7 @@ def entries(rows, host: bool) -> tuple[list[dict], list[dict]]:
     return ongoing, finished
 
 
-def purge_quietly(st) -> None:
+def purge_quietly(st: Store) -> None:
     """Remove games deleted more than DELETED_DAYS ago (never fails the list)."""
     with contextlib.suppress(sqlite3.Error):
         st.purge_deleted()
@@ -111,7 +116,7 @@ def guest_cap() -> tuple[int, int] | None:
 
 
 @bp.post("/manage")
-def manage():
+def manage() -> ResponseReturnValue:
     """The host archives, unarchives, deletes (after a confirmation) or undeletes a game."""
     if not access.is_host():
         abort(403)
@@ -130,11 +135,12 @@ def manage():
     return redirect(url_for("games.index", shelf=back))
 
 
-def list_totals(rows) -> dict[int, tuple[int | None, list | None]]:
+def list_totals(rows: list[GameRow]) -> dict[int, tuple[int | None, list[int] | None]]:
     """{game id: (winner, score)} from the stored totals of each game's current version;
     only a game whose version has none yet is replayed (once, then remembered)."""
     cached = get_store().cached_totals([r.id for r in rows])
-    out, fresh = {}, []
+    out: dict[int, tuple[int | None, list[int] | None]] = {}
+    fresh: list[tuple[int, int, int | None, list[int] | None]] = []
     for row in rows:
         found = cached.get(row.id)
         if found is not None and found[0] == row.version:
@@ -162,7 +168,7 @@ def known_names() -> list[str]:
 
 
 @bp.route("/new", methods=["GET", "POST"])
-def new_game():
+def new_game() -> ResponseReturnValue:
     """Choose players, first dealer, preset and agreements; start the game."""
     form = NewGameForm()
     presets = dict(preset_choices())
@@ -206,7 +212,8 @@ def ag_only(errors: dict[str, str]) -> dict[str, str]:
     return {k[3:]: v for k, v in errors.items() if k.startswith("ag:")}
 
 
-def create_from_form(form: NewGameForm, agreements, errors: dict[str, str]):
+def create_from_form(form: NewGameForm, agreements: Agreements,
+                     errors: dict[str, str]) -> ResponseReturnValue | None:
     """Validate the fixed fields, store the game and redirect to it (None on error)."""
     if not form.validate():
         for name, msgs in form.errors.items():
@@ -216,7 +223,8 @@ def create_from_form(form: NewGameForm, agreements, errors: dict[str, str]):
     if len(names) < MIN_PLAYERS:
         errors["players"] = _("Enter 2 to 4 player names.")
         return None
-    dealer = int(form.first_dealer.data) if str(form.first_dealer.data).isdigit() else -1
+    chosen = form.first_dealer.data or ""
+    dealer = int(chosen) if chosen.isdigit() else -1
     if not 0 <= dealer < len(names):
         errors["first_dealer"] = _("The first dealer must be one of the players.")
         return None
@@ -244,7 +252,7 @@ def create_from_form(form: NewGameForm, agreements, errors: dict[str, str]):
 
 
 @bp.post("/import")
-def import_game():
+def import_game() -> ResponseReturnValue:
     """Create a game from an uploaded GAME-FORMAT file, refusing a bad one."""
     form = ImportForm()
     error = None
@@ -266,7 +274,7 @@ def import_game():
     return render_template("games/import.html", import_form=form, error=error), 422
 
 
-def too_many(text: str, retry: int):
+def too_many(text: str, retry: int) -> Response:
     """The 429 page for a browser that starts games too fast (or has started too many)."""
     response = make_response(render_template("errors/error.html", code=429, text=text), 429)
     if retry:
@@ -274,7 +282,7 @@ def too_many(text: str, retry: int):
     return response
 
 
-def import_file(raw: bytes):
+def import_file(raw: bytes) -> tuple[str | None, GameRow | None]:
     """Validate a game file and store it; return (error text, GameRow)."""
     try:  # the engine decodes, checks depth and shape, and replays every deal
         log, records = checked_parts(load_game(raw))

@@ -6,26 +6,29 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 
-def one(_value: Any) -> int:
+def one(_value: object) -> int:
     """Every entry weighs the same."""
     return 1
 
 
-class Lru:
+class Lru(Generic[K, V]):
     """Entries up to a total weight of ``budget``: reading one makes it the newest, adding
     one drops the oldest until the rest fit (the newest is always kept)."""
 
-    def __init__(self, budget: int, weight: Callable[[Any], int] = one):
+    def __init__(self, budget: int, weight: Callable[[V], int] = one) -> None:
         self.budget = budget
         self.weight = weight
         self.total = 0
-        self.items: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self.items: OrderedDict[K, tuple[V, int]] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: Hashable) -> Any:
+    def get(self, key: K) -> V | None:
         """The entry, or None."""
         with self.lock:
             found = self.items.get(key)
@@ -34,7 +37,7 @@ class Lru:
             self.items.move_to_end(key)
             return found[0]
 
-    def put(self, key: Hashable, value: Any) -> Any:
+    def put(self, key: K, value: V) -> V:
         """Remember an entry, dropping the oldest beyond the budget; return it."""
         weight = self.weight(value)
         with self.lock:

@@ -6,6 +6,7 @@ import gzip
 import hashlib
 import hmac
 from collections.abc import Callable
+from typing import Any
 
 from flask import Response, current_app, make_response, request, session
 from flask_wtf.csrf import generate_csrf
@@ -21,7 +22,8 @@ from scorer.web.versions import Version, keep_page, load
 GZIP_LEVEL = 3
 
 
-def page_key(row: GameRow, editable: bool, generation: str, version: int) -> tuple | None:
+def page_key(row: GameRow, editable: bool, generation: str,
+             version: int) -> tuple[Any, ...] | None:
     """All a game page depends on, or None if it shows one-off session state (a flash,
     the "which totals changed" note), which is never kept.
 
@@ -40,7 +42,7 @@ def page_key(row: GameRow, editable: bool, generation: str, version: int) -> tup
     return (generation, row.id, version, lang(), editable, request.full_path, secret)
 
 
-def opaque_etag(key: tuple) -> str:
+def opaque_etag(key: tuple[Any, ...]) -> str:
     """An ETag that says nothing about the game (no id, no version): a keyed hash."""
     secret = str(current_app.config["SECRET_KEY"]).encode()
     return hmac.new(secret, repr(key).encode(), hashlib.sha256).hexdigest()[:32]

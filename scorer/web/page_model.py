@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,7 +11,7 @@ from markupsafe import Markup
 
 from scorer import chart, marks
 from scorer.engine import Protocol, RuleError
-from scorer.store import GameRow
+from scorer.store import GameRow, JsonDict
 from scorer.web import protocol_rows
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
@@ -50,7 +51,7 @@ class GamePage:
     barrel: dict[int, Any] = field(default_factory=dict)
     legend: list[tuple[str, str]] = field(default_factory=list)
     chart: Markup | None = None
-    changed: dict | None = None  # which totals an edit moved, shown once
+    changed: dict[str, Any] | None = None  # which totals an edit moved, shown once
     refusal: str | None = None  # why a delete or restore was refused
     etag: str | None = None  # what the read-only page's poller sends back
 
@@ -98,7 +99,7 @@ def context(row: GameRow, editable: bool, loaded: Version | None = None, *,
         chart=chart_svg(loaded))
 
 
-def deleted_lookup(loaded: Loaded):
+def deleted_lookup(loaded: Loaded) -> Callable[[list[int]], dict[int, JsonDict]]:
     """The records a restore brings back, by deleted slot id (one query for those shown)."""
     return lambda ids: get_store().last_records(loaded.row.id, ids)
 
@@ -111,7 +112,7 @@ def render(row: GameRow, editable: bool, loaded: Version | None = None, *,
                            confirm=ConfirmForm() if editable else None)
 
 
-def why_page(row: GameRow, n: int, editable: bool):
+def why_page(row: GameRow, n: int, editable: bool) -> str:
     """The small page that says why every number of protocol row n is what it is."""
     loaded = load(row)
     if isinstance(loaded, Broken) or not 1 <= n <= len(loaded.protocol.rows):

@@ -14,12 +14,12 @@ from typing import Any
 from flask_babel import gettext as _
 
 from scorer import marks
-from scorer.engine import catalog
-from scorer.store import DealSlot
+from scorer.engine import Agreements, catalog
+from scorer.store import DealSlot, JsonDict
 from scorer.web.i18n import lang
 
 
-def legend(ag, players: int) -> list[tuple[str, str]]:
+def legend(ag: Agreements, players: int) -> list[tuple[str, str]]:
     """(mark, meaning) for the marks this game can show, in the page's language."""
     return marks.legend(lang(), ag, players)
 
@@ -132,12 +132,12 @@ class DeletedRow:
 
     slot_id: int
     after: int
-    record: dict | None
+    record: JsonDict | None
     kind: str = "deleted"
 
 
 def recent_rows(protocol: Any, slots: Sequence[DealSlot], limit: int | None,
-                last_records: Callable[[list[int]], dict[int, dict]] | None
+                last_records: Callable[[list[int]], dict[int, JsonDict]] | None
                 ) -> tuple[list[Any], int]:
     """The newest `limit` live rows (all if None) worded, newest first, deleted deals in
     place.
@@ -166,7 +166,7 @@ def recent_rows(protocol: Any, slots: Sequence[DealSlot], limit: int | None,
     return out, first
 
 
-def with_records(rows: list[Any], last_records: Callable[[list[int]], dict[int, dict]]
+def with_records(rows: list[Any], last_records: Callable[[list[int]], dict[int, JsonDict]]
                  ) -> list[Any]:
     """The rows with each deleted deal given the record a restore brings back (one query
     for all)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, render_template
+from flask.typing import ResponseReturnValue
 
 from scorer.engine import catalog
 from scorer.web import access, agreement_form
@@ -12,7 +13,7 @@ from scorer.web.versions import Broken, load
 bp = Blueprint("rules", __name__)
 
 
-def sheet(token: str, editable: bool):
+def sheet(token: str, editable: bool) -> ResponseReturnValue:
     """Render the sheet; agreements that differ from classic are highlighted."""
     row = access.game_for(token, edit=editable)
     loaded = load(row)
@@ -36,12 +37,12 @@ def sheet(token: str, editable: bool):
 
 
 @bp.get("/g/<token>/rules")
-def edit_rules(token: str):
+def edit_rules(token: str) -> ResponseReturnValue:
     """The rules sheet reached from the scorekeeper's page."""
     return sheet(token, editable=True)
 
 
 @bp.get("/v/<token>/rules")
-def view_rules(token: str):
+def view_rules(token: str) -> ResponseReturnValue:
     """The rules sheet reached from the read-only page."""
     return sheet(token, editable=False)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, current_app, redirect, request, send_from_directory, url_for
+from flask import Blueprint, Response, jsonify, redirect, request, send_from_directory, url_for
 from flask_babel import gettext as _
+from werkzeug.wrappers import Response as WerkzeugResponse
 
+from scorer.engine.texts import LANGUAGES
 from scorer.paths import data_dir
 from scorer.web.assets import static_url
-from scorer.web.i18n import COOKIE, LANGUAGES
+from scorer.web.i18n import COOKIE
 
 bp = Blueprint("site", __name__)
 
@@ -25,7 +27,7 @@ def safe_back(target: str | None) -> str:
 
 
 @bp.get("/lang/<code>")
-def switch_language(code: str):
+def switch_language(code: str) -> WerkzeugResponse:
     """Remember the chosen language in a cookie and go back."""
     target = safe_back(request.args.get("next") or request.referrer)
     response = redirect(target)
@@ -35,7 +37,7 @@ def switch_language(code: str):
 
 
 @bp.get("/manifest.webmanifest")
-def manifest():
+def manifest() -> Response:
     """The web app manifest, so a phone can put the app on its home screen."""
     data = {
         "name": _("Thousand: score sheet"),
@@ -54,19 +56,19 @@ def manifest():
              "type": "image/svg+xml"},
         ],
     }
-    response = current_app.json.response(data)
+    response = jsonify(data)
     response.mimetype = "application/manifest+json"
     return response
 
 
 @bp.get("/favicon.ico")
-def favicon():
+def favicon() -> WerkzeugResponse:
     """Browsers ask for this path; point them at the icon."""
     return redirect(static_url("icon-192.png"))
 
 
 @bp.get("/print.css")
-def print_css():
+def print_css() -> Response:
     """The print stylesheet at the address pages linked before static files were named by
     content (pages now link /static/print.<hash>.css); it lives with the PDF sheet."""
     return send_from_directory(data_dir("templates") / "sheet", "print.css", mimetype="text/css",

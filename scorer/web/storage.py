@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 from flask import Flask, current_app, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 # SQLite's primary result codes (the low byte of an extended code).
@@ -40,7 +41,7 @@ def noted(exc: BaseException) -> tuple[str, int] | None:
     return found
 
 
-def storage_error(exc: sqlite3.Error):
+def storage_error(exc: sqlite3.Error) -> ResponseReturnValue:
     """Any other write the disk refused: the error page in the user's language."""
     found = noted(exc)
     if found is None:

@@ -12,7 +12,7 @@ process's memory holds them; scores are never stored.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -20,7 +20,7 @@ from flask import Flask, current_app
 from markupsafe import Markup
 
 from scorer.engine import Game, Protocol, RuleError, Timeline, parse_game
-from scorer.store import DealSlot, GameRow
+from scorer.store import DealSlot, GameRow, JsonDict
 from scorer.web.db import get_store
 from scorer.web.lru import Lru
 
@@ -49,11 +49,11 @@ class Slots:
         every = tuple(slots)
         return cls(every, tuple(s for s in every if s.record is not None))
 
-    def records(self) -> list[dict]:
+    def records(self) -> list[JsonDict]:
         """The live records, in order."""
         return [s.record for s in self.live if s.record is not None]
 
-    def after(self, slot_id: int | None, record: dict | None) -> Slots:
+    def after(self, slot_id: int | None, record: JsonDict | None) -> Slots:
         """The slots once a write has stored ``record`` (a new deal when slot_id is None,
         else a new revision of that slot): what the store would read back."""
         if slot_id is None:  # slots are in seq order and a slot's id is its seq
@@ -74,7 +74,7 @@ class Loaded:
     slots: Slots
     timeline: Timeline
     charts: dict[str, Markup] = field(default_factory=dict, compare=False, repr=False)
-    pages: dict[tuple, bytes] = field(default_factory=dict, compare=False, repr=False)
+    pages: dict[Hashable, bytes] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def game(self) -> Game:
@@ -96,10 +96,12 @@ class Broken:
     version: int
     slots: Slots
     error: RuleError
-    pages: dict[tuple, bytes] = field(default_factory=dict, compare=False, repr=False)
+    pages: dict[Hashable, bytes] = field(default_factory=dict, compare=False, repr=False)
 
 
 Version = Loaded | Broken
+# (database generation, game id, version): what names one exact list of a game's slots.
+VersionKey = tuple[str, int, int]
 
 
 def weight(entry: Version) -> int:
@@ -112,12 +114,13 @@ def init_app(app: Flask) -> None:
     app.extensions["scorer_versions"] = Lru(DEALS_KEPT, weight)
 
 
-def versions() -> Lru:
+def versions() -> Lru[VersionKey, Version]:
     """This app's cache of versions."""
-    return current_app.extensions["scorer_versions"]
+    cache: Lru[VersionKey, Version] = current_app.extensions["scorer_versions"]
+    return cache
 
 
-def log_of(row: GameRow, records: list[dict]) -> dict[str, Any]:
+def log_of(row: GameRow, records: list[JsonDict]) -> dict[str, Any]:
     """The GAME-FORMAT document for a stored game and a list of records."""
     return {**row.head, "deals": records}
 
@@ -156,7 +159,7 @@ def remember(before: Version, version: int, slots: Slots, timeline: Timeline) ->
     versions().put((before.generation, before.row.id, version), entry)
 
 
-def rescored(before: Version, slots: Slots, change) -> Timeline:
+def rescored(before: Version, slots: Slots, change: Callable[[Timeline], Timeline]) -> Timeline:
     """The Timeline of ``slots``, the slots after a change of ``before``: ``change`` made
     from the kept Timeline, or every record replayed when the log was broken (a delete
     may mend it). Raises RuleError."""
@@ -165,7 +168,7 @@ def rescored(before: Version, slots: Slots, change) -> Timeline:
     return change(before.timeline)
 
 
-def keep_page(entry: Version, key: tuple, body: bytes) -> bytes:
+def keep_page(entry: Version, key: Hashable, body: bytes) -> bytes:
     """Keep a rendered page on its version, dropping the oldest beyond PAGES_KEPT."""
     with _pages_lock:
         entry.pages[key] = body

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, url_for
+from flask import Blueprint, Response, current_app, redirect, url_for
+from flask.typing import ResponseReturnValue
 
+from scorer.store import GameRow
 from scorer.web import access, downloads, page_model
 from scorer.web.page_cache import cached_page
 
@@ -11,14 +13,14 @@ from scorer.web.page_cache import cached_page
 bp = Blueprint("view", __name__, url_prefix="/v")
 
 
-def view_row(token: str):
+def view_row(token: str) -> GameRow:
     """The game behind a read-only token (an edit token is sent to its view link)."""
     row = access.game_for(token, edit=False)
     return row
 
 
 @bp.get("/<token>")
-def page(token: str):
+def page(token: str) -> ResponseReturnValue:
     """The live protocol; answers 304 when nothing changed since the last poll."""
     row = view_row(token)
     if token != row.view_token:
@@ -31,18 +33,18 @@ def page(token: str):
 
 
 @bp.get("/<token>/why/<int:n>")
-def why(token: str, n: int):
+def why(token: str, n: int) -> ResponseReturnValue:
     """Why every number of protocol row n is what it is, read-only."""
     return page_model.why_page(view_row(token), n, editable=False)
 
 
 @bp.get("/<token>/export.json")
-def export(token: str):
+def export(token: str) -> Response:
     """The game log as GAME-FORMAT JSON."""
     return downloads.export_json(view_row(token))
 
 
 @bp.get("/<token>/sheet.pdf")
-def sheet(token: str):
+def sheet(token: str) -> Response:
     """The printable protocol sheet."""
     return downloads.pdf(view_row(token))

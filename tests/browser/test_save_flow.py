@@ -1,4 +1,4 @@
-"""Around each save at 390×844 (issue 8): where the page lands, double taps, refusals,
+"""Around each save at 390×844: where the page lands, double taps, refusals,
 confirmations, tap targets, the words, numbering, downloads and the read-only label."""
 
 from __future__ import annotations
@@ -337,7 +337,7 @@ def test_read_only_view_is_labelled_with_the_last_update(live_server, phone):
     assert in_view(watcher, "#ro-label")
 
 
-# -- issue 10: small pages -------------------------------------------------------------
+# -- small pages -----------------------------------------------------------------------
 
 def test_long_game_shows_the_latest_rows_and_the_rest_on_demand(live_server, browser):
     """The latest 20 rows, newest first; the rest via a link that works without script."""

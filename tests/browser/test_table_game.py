@@ -100,7 +100,7 @@ def test_whole_game_on_a_phone(live_server, phone):
 
     # --- a raspis: declarer, contract, "Роспись"
     taps = me.record(declarer=2, contract=120, button="#raspis")
-    assert taps <= 5  # the concession is confirmed with a second tap (issue 8 item 4)
+    assert taps <= 5  # the concession is confirmed with a second tap
     assert me.totals() == [440, 400, -300]
 
     # --- three bolts for Вика (0 points, "took no trick" pre-checked): the third costs 120

@@ -178,7 +178,7 @@ def check(rig: Rig, r, path: str) -> None:
 
 def shown_everywhere(phone: Phone, game: str) -> None:
     """After a save the game page, the read-only page and the PDF sheet all render (a value
-    the form let through must not brick the game: issue 9, item 1)."""
+    the form let through must not brick the game)."""
     for path in (game, phone.view_path(game), game + "/sheet.pdf"):
         r = phone.client.get(path)
         assert r.status_code == 200, (path, r.status_code)

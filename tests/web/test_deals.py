@@ -355,7 +355,7 @@ def test_an_error_about_a_field_the_form_hides_is_shown_on_top(table):
 
 def test_every_refusal_about_a_seat_names_the_player_on_the_web(app):
     """No engine rule that words a seat as a number reaches the web form as «место 2»:
-    each has a web text with the player's name (issue 8: names, never seat numbers)."""
+    each has a web text with the player's name (names, never seat numbers)."""
     from scorer.engine import RuleError
     from scorer.engine.errors import RULE_TEXTS
     from scorer.web.deal_input import SEAT_TEXTS, refusal_words

@@ -91,7 +91,7 @@ def test_kill_and_restart_loses_no_deal(server):
 
 def test_serve_freezes_its_start_up_heap_before_serving(monkeypatch, tmp_path, capsys):
     """serve collects once and freezes what start-up built before the first request, so a
-    full collection later walks only the evening's games (issue 10: 50-80 ms stalls)."""
+    full collection later walks only the evening's games (no 50-80 ms stalls)."""
     import argparse
     import gc
 

@@ -1,4 +1,4 @@
-"""One-time submission ids: a write form posted twice is stored once (issue 8 item 2)."""
+"""One-time submission ids: a write form posted twice is stored once."""
 
 from __future__ import annotations
 

@@ -323,7 +323,7 @@
   });
 })();
 
-// ==================================================================== small screen (issue 8)
+// ==================================================================== small screen ==========
 // Adjustment amount: the reason's agreed amount is filled in when a reason is picked
 // (the server does the same for a blank amount without script), and the ± button
 // flips the sign, since many phone number keypads have no minus key.
