@@ -12,7 +12,15 @@ from typing import Any
 
 import jinja2
 
-from scorer.engine import catalog, compare, resolve_agreements, signed
+from scorer.engine import (
+    Comparison,
+    Game,
+    Protocol,
+    catalog,
+    compare,
+    resolve_agreements,
+    signed,
+)
 from scorer.engine.texts import DEFAULT, LANGUAGES, N_, tr
 from scorer.marks import number
 from scorer.paths import data_dir
@@ -73,7 +81,7 @@ def first_sentence(text: str) -> str:
     return (match.group(1) if match else text).strip()
 
 
-def comparison_context(game, result, lang: str) -> dict[str, Any]:
+def comparison_context(game: Game, result: Comparison, lang: str) -> dict[str, Any]:
     """Everything the comparison paper shows, as plain strings."""
     t, cat, players = _words(lang), catalog(), game.players
     changes = [{"title": spec.title[lang],
@@ -86,12 +94,13 @@ def comparison_context(game, result, lang: str) -> dict[str, Any]:
     rows = []
     for n in differing[:room]:
         base, other = result.pair(n)
+        assert other is not None  # a differing row is one both replays have
         rows.append({"n": n, "cells": [
             {"base": f"{signed(base.delta[s])} = {number(base.score[s])}",
              "other": f"{signed(other.delta[s])} = {number(other.score[s])}"}
             for s in range(len(players))]})
 
-    def winner(protocol) -> str:
+    def winner(protocol: Protocol) -> str:
         return players[protocol.winner] if protocol.winner is not None else t["no_winner"]
 
     end = ""
@@ -112,7 +121,7 @@ def comparison_context(game, result, lang: str) -> dict[str, Any]:
     }
 
 
-def render_comparison(game, *, lang: str = "ru", preset: str = "classic",
+def render_comparison(game: Game, *, lang: str = "ru", preset: str = "classic",
                       overrides: dict[str, Any] | None = None) -> bytes:
     """The one-page PDF comparing ``game`` with the same deals under another set."""
     lang = _lang(lang)
@@ -122,7 +131,7 @@ def render_comparison(game, *, lang: str = "ru", preset: str = "classic",
     return html_to_pdf(html)
 
 
-def rules_context(game, lang: str) -> dict[str, Any]:
+def rules_context(game: Game, lang: str) -> dict[str, Any]:
     """The game's agreements, grouped, each with its value and one line of explanation."""
     t, cat, ag = _words(lang), catalog(), game.agreements
     preset = resolve_agreements(ag.preset)
@@ -140,7 +149,7 @@ def rules_context(game, lang: str) -> dict[str, Any]:
             "groups": groups}
 
 
-def render_rules(game, *, lang: str = "ru") -> bytes:
+def render_rules(game: Game, *, lang: str = "ru") -> bytes:
     """The game's agreement set as a one- or two-page PDF."""
     lang = _lang(lang)
     html = _environment().get_template("sheet/rules.html").render(**rules_context(game, lang))

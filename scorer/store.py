@@ -118,7 +118,7 @@ def m004_archive_delete_guests(db: Database) -> None:
 def m005_submission_versions(db: Database) -> None:
     """The game version each stored form left, so a page's chain of waiting writes can
     follow its own last write even though the form was filled in before it."""
-    db["submissions"].add_column("version", int)
+    db.execute("alter table submissions add column version integer")
 
 
 def now() -> str:

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from scorer.cli.replay import InputError, load_game_file, refuse
-from scorer.engine import Comparison, RuleError, catalog, compare, resolve_agreements, signed
+from scorer.engine import (
+    Agreements,
+    Comparison,
+    Game,
+    Protocol,
+    RuleError,
+    catalog,
+    compare,
+    resolve_agreements,
+    signed,
+)
 from scorer.engine.texts import N_, tr
 
 _TRUE = ("true", "on", "yes", "1")
@@ -15,7 +27,11 @@ _FALSE = ("false", "off", "no", "0")
 _NONE = ("null", "none", "")
 
 
-def register(sub) -> None:
+if TYPE_CHECKING:
+    from scorer.cli import Subparsers
+
+
+def register(sub: Subparsers) -> None:
     """Add the ``compare`` subcommand."""
     p = sub.add_parser(
         "compare", help="replay a game log under another agreement set and show what differs",
@@ -46,7 +62,7 @@ def typed(spec: Any, raw: str) -> Any:
     return raw.strip()
 
 
-def other_set(game, preset: str | None, flips: list[str]):
+def other_set(game: Game, preset: str | None, flips: list[str]) -> Agreements:
     """The agreement set to compare with: the preset (or the game's own set) plus flips."""
     overrides: dict[str, Any] = {} if preset is not None else dict(game.agreements.overrides)
     cat = catalog()
@@ -61,7 +77,7 @@ def other_set(game, preset: str | None, flips: list[str]):
     return resolve_agreements(preset or game.agreements.preset, overrides)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     """Print the comparison as text or JSON; bad input is one line on stderr and status 2."""
     try:
         game = load_game_file(args.game)
@@ -76,14 +92,14 @@ def run(args) -> int:
     return 0
 
 
-def _winner(protocol, lang: str) -> str:
+def _winner(protocol: Protocol, lang: str) -> str:
     """The winner's name, or a word saying there is none yet."""
     if protocol.winner is None:
         return tr(lang, N_("no winner"))
     return tr(lang, N_("winner: {name}")).format(name=protocol.players[protocol.winner])
 
 
-def _scores(values) -> str:
+def _scores(values: Sequence[int]) -> str:
     """Scores in one line."""
     return "  ".join(f"{v:>5}" for v in values).replace("-", "−")
 
@@ -116,6 +132,7 @@ def text_lines(result: Comparison, lang: str) -> list[str]:
         out.append(tr(lang, N_("No deal scores differently.")))
     for n in differing:
         base, other = result.pair(n)
+        assert other is not None  # a differing row is one both replays have
         out.append(tr(lang, N_("deal {n}")).format(n=n) + ":")
         out.append(f"{played:<10}" + "  ".join(
             f"{signed(d):>5}" for d in base.delta) + "  =" + _scores(base.score))
@@ -132,6 +149,7 @@ def _why_lines(result: Comparison, lang: str) -> list[str]:
     if n is None:
         return []
     base, other = result.pair(n)
+    assert other is not None  # the first difference is a row both replays have
     out = ["", tr(lang, N_("They part at deal {n}:")).format(n=n)]
     for seat, name in enumerate(result.game.players):
         out.append(f"  {name}")

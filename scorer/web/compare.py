@@ -8,22 +8,30 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import (
+    Callable,
+    Mapping,
+)
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from scorer.engine import (
     Agreements,
     Comparison,
+    Game,
+    Protocol,
+    Row,
     catalog,
     compare,
     game_to_json,
     resolve_agreements,
 )
 from scorer.renders import RenderFailed, comparison_paper, render_in_child, rules_paper
+from scorer.store import GameRow
 from scorer.web import access, agreement_form, downloads
 from scorer.web.agreement_form import label_of, loc
 from scorer.web.deal_input import refusal
@@ -33,7 +41,7 @@ from scorer.web.versions import Broken, load
 bp = Blueprint("compare", __name__)
 
 
-def loaded_game(token: str, editable: bool):
+def loaded_game(token: str, editable: bool) -> tuple[GameRow, Game | None]:
     """The game row and its replayed game, or the broken-log page to answer with."""
     row = access.game_for(token, edit=editable)
     loaded = load(row)
@@ -42,7 +50,7 @@ def loaded_game(token: str, editable: bool):
     return row, loaded.game
 
 
-def links(row, editable: bool) -> dict[str, str]:
+def links(row: GameRow, editable: bool) -> dict[str, str]:
     """The game's page, rules sheet and this page, on the link the visitor holds."""
     token = row.edit_token if editable else row.view_token
     prefix = "edit" if editable else "view"
@@ -53,7 +61,7 @@ def links(row, editable: bool) -> dict[str, str]:
             "token": token}
 
 
-def other_set(game, args: Mapping[str, str]) -> tuple[Agreements | None, str, dict[str, str]]:
+def other_set(game: Game, args: Mapping[str, str]) -> tuple[Agreements | None, str, dict[str, str]]:
     """The set asked for by the query: (agreements or None, preset, errors by agreement id).
 
     No query: the game's own set. "Apply preset": that preset as it is (the game's changes
@@ -72,7 +80,7 @@ def other_set(game, args: Mapping[str, str]) -> tuple[Agreements | None, str, di
     return agreements, preset, errors
 
 
-def set_differences(game, other: Agreements) -> list[dict[str, Any]]:
+def set_differences(game: Game, other: Agreements) -> list[dict[str, Any]]:
     """Every agreement whose value differs between the game's set and the other set."""
     out = []
     for spec in catalog().agreements.values():
@@ -83,7 +91,7 @@ def set_differences(game, other: Agreements) -> list[dict[str, Any]]:
     return out
 
 
-def why_lines(row, seat: int) -> list[dict[str, Any]]:
+def why_lines(row: Row, seat: int) -> list[dict[str, Any]]:
     """One seat's reasons in a row, each with the title of the agreement it rests on."""
     specs = catalog().agreements
     return [{"text": reason.text(lang(), tags=False),
@@ -119,17 +127,18 @@ def parting(result: Comparison) -> dict[str, Any] | None:
         for s, name in enumerate(result.game.players)]}
 
 
-def winner_name(game, protocol) -> str | None:
+def winner_name(game: Game, protocol: Protocol) -> str | None:
     """The winner's name, or None."""
     return None if protocol.winner is None else game.players[protocol.winner]
 
 
-def page(token: str, editable: bool):
+def page(token: str, editable: bool) -> ResponseReturnValue:
     """The form, prefilled, and (for a set that differs from the game's) the comparison."""
     row, game = loaded_game(token, editable)
     if game is None:
         loaded = load(row)
-        return render_template("game/broken.html", row=row, error=loaded.error), 409
+        error = loaded.error if isinstance(loaded, Broken) else None
+        return render_template("game/broken.html", row=row, error=error), 409
     other, preset, errors = other_set(game, request.args)
     values = dict(other if other is not None else game.agreements)
     if other is None:  # show what was submitted where it was readable
@@ -151,7 +160,7 @@ def page(token: str, editable: bool):
     return render_template("game/compare.html", **context)
 
 
-def result_context(game, result: Comparison, rules_url: str) -> dict[str, Any]:
+def result_context(game: Game, result: Comparison, rules_url: str) -> dict[str, Any]:
     """What the result part of the page shows."""
     refused = None
     err = result.refused
@@ -173,13 +182,13 @@ def result_context(game, result: Comparison, rules_url: str) -> dict[str, Any]:
 
 
 @bp.get("/g/<token>/compare")
-def edit_compare(token: str):
+def edit_compare(token: str) -> ResponseReturnValue:
     """«А если бы…» reached from the scorekeeper's page."""
     return page(token, editable=True)
 
 
 @bp.get("/v/<token>/compare")
-def view_compare(token: str):
+def view_compare(token: str) -> ResponseReturnValue:
     """«А если бы…» reached from the read-only page."""
     return page(token, editable=False)
 
@@ -187,7 +196,8 @@ def view_compare(token: str):
 # -- PDFs: rendered in a child process within the sheet's limits, cached by content -----
 
 
-def pdf_response(row, render, game, options: dict[str, Any], name: str) -> Response:
+def pdf_response(row: GameRow, render: Callable[..., bytes], game: Game,
+                 options: dict[str, Any], name: str) -> Response:
     """A PDF made by ``render(game, **options)`` in a child process, or a 503 to retry."""
     log = game_to_json(game)
     body = json.dumps([log, render.__name__, options], ensure_ascii=False, sort_keys=True)
@@ -218,7 +228,7 @@ def pdf_response(row, render, game, options: dict[str, Any], name: str) -> Respo
     return response
 
 
-def compare_pdf(token: str, editable: bool):
+def compare_pdf(token: str, editable: bool) -> Response:
     """The comparison asked for by the query, as a one-page PDF."""
     row, game = loaded_game(token, editable)
     if game is None:
@@ -231,18 +241,18 @@ def compare_pdf(token: str, editable: bool):
 
 
 @bp.get("/g/<token>/compare.pdf")
-def edit_compare_pdf(token: str):
+def edit_compare_pdf(token: str) -> Response:
     """The comparison PDF on the edit link."""
     return compare_pdf(token, editable=True)
 
 
 @bp.get("/v/<token>/compare.pdf")
-def view_compare_pdf(token: str):
+def view_compare_pdf(token: str) -> Response:
     """The comparison PDF on the read-only link."""
     return compare_pdf(token, editable=False)
 
 
-def rules_pdf(token: str, editable: bool):
+def rules_pdf(token: str, editable: bool) -> Response:
     """The game's agreement set on paper."""
     row, game = loaded_game(token, editable)
     if game is None:
@@ -251,13 +261,13 @@ def rules_pdf(token: str, editable: bool):
 
 
 @bp.get("/g/<token>/rules.pdf")
-def edit_rules_pdf(token: str):
+def edit_rules_pdf(token: str) -> Response:
     """The rules sheet PDF on the edit link."""
     return rules_pdf(token, editable=True)
 
 
 @bp.get("/v/<token>/rules.pdf")
-def view_rules_pdf(token: str):
+def view_rules_pdf(token: str) -> Response:
     """The rules sheet PDF on the read-only link."""
     return rules_pdf(token, editable=False)
 

@@ -189,7 +189,7 @@ def based_on(values: Mapping[str, Any]) -> int | None:
     return int(text) if re.fullmatch(r"[0-9]{1,15}", text) else None
 
 
-def chained_base(row, loaded: Version, slot_id: int | None) -> int | None:
+def chained_base(row: GameRow, loaded: Version, slot_id: int | None) -> int | None:
     """The version a posted write counts as filled in for.
 
     Its own, unless the page wrote it while earlier writes were waiting (no connection):
