@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from scorer.paths import data_dir
-from scorer.web.app import CONTENT_SECURITY_POLICY
 
 STATIC = Path(__file__).resolve().parents[2] / "scorer" / "web" / "static"
 LINKED = re.compile(r'(?:href|src)="(/static/[^"]+)"')
@@ -52,7 +51,8 @@ def test_a_hashed_name_is_kept_a_year_and_gzipped_when_accepted(client, name):
     packed = client.get(url, headers={"Accept-Encoding": "gzip"})
     assert packed.status_code == 200
     assert packed.headers["Cache-Control"] == "public, max-age=31536000, immutable"
-    assert packed.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+    assert (packed.headers["Content-Security-Policy"]
+            == client.application.config["CONTENT_SECURITY_POLICY"])
     if name.endswith(".png"):
         assert "Content-Encoding" not in packed.headers and packed.data == on_disk
     else:
