@@ -193,7 +193,7 @@ def first_visit(response: Response) -> Response:
     Done on the answer, not in the template, so the game page cache keeps one page per key
     (a kept page arrives gzipped: unpacked here, packed again by the compression after)."""
     found = assets()
-    if (response.status_code < 200 or response.status_code in (204, 304)
+    if (response.status_code != 200  # a page, not an error page (one answer for any 404)
             or response.mimetype != "text/html" or response.direct_passthrough
             or request.cookies.get(COOKIE) == found.inline.digest):
         return response
