@@ -37,7 +37,7 @@ def rss_mb(pid: int) -> tuple[float, float]:
 
 def request(port: int, method: str, path: str, source: str = "127.0.0.1",
             cookie: str = "", body: bytes | None = None, kind: str = ""):
-    """One request from a given source address; returns (status, body, Set-Cookie)."""
+    """One request from a given source address; returns (status, body, the cookies set)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600,
                                       source_address=(source, 0))
     headers = {"Cookie": cookie} if cookie else {}
@@ -47,7 +47,8 @@ def request(port: int, method: str, path: str, source: str = "127.0.0.1",
     answer = conn.getresponse()
     data = answer.read()
     conn.close()
-    return answer.status, data, (answer.getheader("Set-Cookie") or "").split(";")[0]
+    cookies = "; ".join(c.split(";")[0] for c in answer.headers.get_all("Set-Cookie") or ())
+    return answer.status, data, cookies
 
 
 def upload(port: int, source: str, log: bytes) -> int:

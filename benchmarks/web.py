@@ -80,22 +80,22 @@ class Client:
 
     def __init__(self, port: int):
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-        self.cookie = ""
+        self.cookies: dict[str, str] = {}
 
     def request(self, method: str, path: str, body: str | None = None,
                 headers: dict | None = None) -> tuple[int, bytes, Message]:
         """Send one request; return status, body bytes and the response headers."""
         sent = {"Accept-Encoding": "gzip", **(headers or {})}
-        if self.cookie:
-            sent["Cookie"] = self.cookie
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if body is not None:
             sent["Content-Type"] = "application/x-www-form-urlencoded"
         self.conn.request(method, path, body=body, headers=sent)
         response = self.conn.getresponse()
         data = response.read()
-        cookie = response.getheader("Set-Cookie")
-        if cookie:
-            self.cookie = cookie.split(";", 1)[0]
+        for cookie in response.headers.get_all("Set-Cookie") or ():
+            name, _eq, value = cookie.split(";", 1)[0].partition("=")
+            self.cookies[name.strip()] = value
         return response.status, data, response.headers  # (names in any case)
 
     def timed(self, method: str, path: str, body: str | None = None,

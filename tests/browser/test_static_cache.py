@@ -1,5 +1,6 @@
 """In Chromium at phone size: static files arrive gzipped and are kept, so a repeat visit
-asks the server for nothing but the page; benchmarks/phone.py still runs."""
+asks the server for nothing but the page; a first visit is styled from the inline
+stylesheet without a CSP violation; benchmarks/phone.py still runs."""
 
 from __future__ import annotations
 
@@ -66,6 +67,48 @@ def test_a_repeat_visit_fetches_no_static_file_and_the_first_gets_them_gzipped(
     page.wait_for_load_state("load")
     assert [p for p in asked if p.startswith("/static/")] == [], asked
     assert page.locator("#record-deal").is_visible()  # styled and scripted as before
+
+
+# Recorded from the start of every document, before any of the page's own code runs.
+VIOLATIONS = """window.__violations = [];
+document.addEventListener("securitypolicyviolation",
+  e => window.__violations.push(e.violatedDirective + " " + e.blockedURI));"""
+
+
+def test_a_first_visit_is_styled_inline_without_a_csp_violation(phone, counted):
+    """A fresh browser's first game page: the stylesheet and the html.js marker inline,
+    applied (the header's colour comes from app.css), no CSP violation, no console error;
+    the files are fetched after the page, so the next page links them from the cache and
+    the game page again (its kept copy still valid: 304) asks only for the page."""
+    base, asked = counted
+    game = new_game(phone(), base)
+    page = phone()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.context.add_init_script(VIOLATIONS)
+    asked.clear()
+    response = page.goto(game)
+    page.wait_for_load_state("load")
+    assert "<style>" in response.text() and "<style>" in page.content()
+    assert page.evaluate("getComputedStyle(document.querySelector('header.top'))"
+                         ".backgroundColor") == "rgb(20, 83, 45)"  # --accent, from app.css
+    assert page.evaluate("document.documentElement.classList.contains('js')")
+    assert page.evaluate("window.__violations") == []
+    assert errors == []
+    page.wait_for_load_state("networkidle")  # the prefetched files are in
+    fetched = {re.sub(r"\.[0-9a-f]{8}\.", ".", p.rsplit("/", 1)[1]) for p in asked}
+    assert {"app.css", "js-flag.js"} <= fetched, asked
+
+    asked.clear()
+    page.goto(base + "/")
+    page.wait_for_load_state("load")
+    assert "<style>" not in page.content() and 'rel="stylesheet"' in page.content()
+    page.goto(game)
+    page.wait_for_load_state("load")
+    assert [p for p in asked if p.startswith("/static/")] == [], asked
+    assert page.evaluate("getComputedStyle(document.querySelector('header.top'))"
+                         ".backgroundColor") == "rgb(20, 83, 45)"
+    assert page.evaluate("window.__violations") == [] and errors == []
 
 
 def test_the_phone_benchmark_runs_and_prints_its_ratios():

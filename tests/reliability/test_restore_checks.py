@@ -110,7 +110,7 @@ def test_tampered_totals_are_recomputed(tmp_path, score):
     finally:
         conn.close()
     page = list_page(tmp_path / "live")
-    assert "999" not in page
+    assert "999" not in page.split("</head>", 1)[1]  # the head may hold the stylesheet
 
 
 def test_a_before_update_trigger_is_left_behind(tmp_path):

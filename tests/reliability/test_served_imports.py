@@ -27,7 +27,8 @@ class Upload:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         conn.request("GET", "/")
         answer = conn.getresponse()
-        self.cookie = answer.getheader("Set-Cookie", "").split(";")[0]
+        self.cookie = "; ".join(c.split(";")[0]
+                                for c in answer.headers.get_all("Set-Cookie") or ())
         self.token = csrf_of(answer.read().decode())
         conn.close()
 

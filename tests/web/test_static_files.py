@@ -3,7 +3,9 @@ the head orders what the first paint needs; the PDF code loads only for a sheet.
 
 from __future__ import annotations
 
+import base64
 import gzip
+import hashlib
 import os
 import re
 import subprocess
@@ -14,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from scorer.paths import data_dir
-from scorer.web.app import CONTENT_SECURITY_POLICY
 
 STATIC = Path(__file__).resolve().parents[2] / "scorer" / "web" / "static"
 LINKED = re.compile(r'(?:href|src)="(/static/[^"]+)"')
@@ -53,7 +54,8 @@ def test_a_hashed_name_is_kept_a_year_and_gzipped_when_accepted(client, name):
     packed = client.get(url, headers={"Accept-Encoding": "gzip"})
     assert packed.status_code == 200
     assert packed.headers["Cache-Control"] == "public, max-age=31536000, immutable"
-    assert packed.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+    assert (packed.headers["Content-Security-Policy"]
+            == client.application.config["CONTENT_SECURITY_POLICY"])
     if name.endswith(".png"):
         assert "Content-Encoding" not in packed.headers and packed.data == on_disk
     else:
@@ -161,3 +163,54 @@ def test_making_the_app_and_serving_a_game_does_not_import_weasyprint():
                           cwd=here, timeout=120, env={**os.environ, "PYTHONPATH": path})
     assert done.returncode == 0, done.stderr[-2000:]
     assert "before False False" in done.stdout and "after False False" in done.stdout
+
+
+def csp_source(text: str) -> str:
+    """The CSP source allowing one inline element of exactly this text."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+def test_a_first_visit_has_the_stylesheet_inline_allowed_by_its_hash(table):
+    """A browser without the assets cookie gets app.css and the html.js marker inline (the
+    CSP names the hash of that exact text, gzipped page or not), no preload header, both
+    files prefetched after the page, and the cookie; its next page links the files."""
+    game = table.new_game()
+    urls = linked(table.client)
+    for encoding in ("gzip", "identity"):
+        fresh = table.client.application.test_client()
+        first = fresh.get(game, headers={"Accept-Encoding": encoding})
+        assert first.status_code == 200
+        body = gzip.decompress(first.data) if encoding == "gzip" else first.data
+        assert (first.headers.get("Content-Encoding") == "gzip") == (encoding == "gzip")
+        html = body.decode()
+        head = html.split("</head>", 1)[0]
+        style = re.search(r"<style>(.*?)</style>", head, re.S)[1]
+        script = re.search(r"<script>(.*?)</script>", head, re.S)[1]
+        assert style == FILES["app.css"].read_text() and "classList.add" in script
+        policy = first.headers["Content-Security-Policy"]
+        assert f"style-src 'self' {csp_source(style)};" in policy
+        assert f"script-src 'self' {csp_source(script)};" in policy
+        assert "unsafe-inline" not in policy and "nonce" not in policy
+        assert urls["app.css"] not in head and urls["js-flag.js"] not in head
+        for name in ("app.css", "js-flag.js"):
+            assert f'<link rel="prefetch" href="{urls[name]}">' in html.split("</main>", 1)[1]
+        assert "Link" not in first.headers
+        cookie = fresh.get_cookie("assets")
+        assert cookie is not None and cookie.max_age and cookie.max_age > 300 * 86400
+        again = fresh.get(game, headers={"Accept-Encoding": encoding})
+        body = gzip.decompress(again.data) if encoding == "gzip" else again.data
+        html = body.decode()
+        assert "<style>" not in html and "rel=\"prefetch\"" not in html
+        assert f'<link rel="stylesheet" href="{urls["app.css"]}">' in html
+        assert f'<script src="{urls["js-flag.js"]}"></script>' in html
+        assert again.headers["Link"].startswith(f"<{urls['app.css']}>; rel=preload")
+
+
+def test_a_first_visit_after_an_upgrade_gets_the_new_stylesheet_inline(table):
+    """A cookie naming other files (an older app.css) counts as a first visit."""
+    game = table.new_game()
+    table.client.set_cookie("assets", "0" * 16)
+    html = table.client.get(game).get_data(as_text=True)
+    assert "<style>" in html
+    assert table.client.get_cookie("assets").value != "0" * 16
+    assert "<style>" not in table.client.get(game).get_data(as_text=True)
