@@ -1,14 +1,18 @@
 """``python -m scorer agreements`` and the replay command's refusals of unreadable input."""
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 from scorer.engine import catalog, resolve_agreements
 
 
 def scorer(*args: str, cwd) -> subprocess.CompletedProcess:
-    """Run ``python -m scorer ARGS`` in ``cwd`` and return the finished process."""
-    return subprocess.run([sys.executable, "-m", "scorer", *args], cwd=cwd,
+    """Run ``python -m scorer ARGS`` in ``cwd`` and return the finished process (the
+    checkout's code first on the path, not an installed copy)."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    return subprocess.run([sys.executable, "-m", "scorer", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=60)
 
 
@@ -56,9 +60,11 @@ def test_unreadable_files_are_one_line_in_either_language(tmp_path):
 
 
 def test_deeply_nested_json_is_one_line(tmp_path):
-    """JSON nested past Python's recursion limit is bad JSON, not a traceback."""
+    """JSON nested past Python's recursion limit is refused in one line, not a traceback
+    (by the count of objects and lists, before anything is decoded)."""
     (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     for command in (("replay", "deep.json"), ("pdf", "deep.json", "-o", "out.pdf")):
         done = scorer(*command, "--lang", "en", cwd=tmp_path)
         assert done.returncode == 2 and done.stdout == ""
-        assert done.stderr == "game: json: unreadable JSON (nested too deeply)\n"
+        assert done.stderr == ("game: json: more objects and lists (100000) than any game "
+                               "log holds (at most 23000)\n")
