@@ -14,7 +14,7 @@ from collections.abc import (
 )
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
+from flask import Blueprint, Response, abort, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
@@ -30,7 +30,7 @@ from scorer.engine import (
     game_to_json,
     resolve_agreements,
 )
-from scorer.renders import RenderFailed, comparison_paper, render_in_child, rules_paper
+from scorer.renders import comparison_paper, rules_paper
 from scorer.store import GameRow
 from scorer.web import access, agreement_form, downloads
 from scorer.web.agreement_form import label_of, loc
@@ -202,30 +202,7 @@ def pdf_response(row: GameRow, render: Callable[..., bytes], game: Game,
     log = game_to_json(game)
     body = json.dumps([log, render.__name__, options], ensure_ascii=False, sort_keys=True)
     key = hashlib.sha256(body.encode()).hexdigest()
-    data = downloads.sheets().get(key)
-    if data is None:
-        config = current_app.config
-        try:
-            with downloads.render_slot(access.is_host(), request.remote_addr or "") as slot:
-                if slot:
-                    data = downloads.sheets().put(key, render_in_child(
-                        render, log, options,
-                        seconds=float(config.get("RENDER_SECONDS", downloads.RENDER_SECONDS)),
-                        memory=int(config.get("RENDER_MEMORY_MB",
-                                              downloads.RENDER_MEMORY_MB)) << 20,
-                        gone=downloads.client_gone()))
-        except RenderFailed as failed:
-            current_app.logger.warning("pdf not rendered: %s", failed)
-    if data is None:
-        response = Response(_("Other sheets are being printed; try again in a few seconds."),
-                            status=503, mimetype="text/plain")
-        response.headers["Retry-After"] = str(downloads.RETRY_AFTER)
-        return response
-    response = Response(data, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = downloads.attachment(
-        f"{downloads.stem(row)}-{name}.pdf", downloads.fallback_name(row, "pdf")
-    ).replace("attachment", "inline", 1)
-    return response
+    return downloads.pdf_response(row, render, log, key, options, name)
 
 
 def compare_pdf(token: str, editable: bool) -> Response:

@@ -7,14 +7,14 @@ import hashlib
 import json
 import re
 import threading
-from collections.abc import Callable, Iterator
-from typing import TypedDict, Unpack
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypedDict
 from urllib.parse import quote
 
 from flask import Flask, Response, abort, current_app, request
 from flask_babel import gettext as _
 
-from scorer.engine import Game, game_to_json
+from scorer.engine import game_to_json
 from scorer.renders import RenderFailed, render_in_child, sheet_pdf
 from scorer.store import GameRow, JsonDict
 from scorer.web.access import is_host
@@ -175,10 +175,12 @@ def client_gone() -> Callable[[], bool] | None:
     return found
 
 
-def rendered(game: Game, key: str, **options: Unpack[SheetOptions]) -> bytes | None:
-    """The sheet from the cache, else rendered within the limits; None when no slot is free.
+def rendered(render: Callable[..., bytes], log: JsonDict, key: str,
+             options: Mapping[str, Any]) -> bytes | None:
+    """The PDF ``render(game, **options)`` makes of this log, from the cache or rendered in a
+    child within the limits; None when no slot is free.
 
-    Raises RenderFailed when the render ran out of time or memory.
+    Raises RenderFailed when the render ran out of time or memory, or nobody waits for it.
     """
     data = sheets().get(key)
     if data is not None:
@@ -192,11 +194,38 @@ def rendered(game: Game, key: str, **options: Unpack[SheetOptions]) -> bytes | N
                 render_hook()
             config = current_app.config
             data = sheets().put(key, render_in_child(
-                sheet_pdf, game_to_json(game), options,
+                render, log, options,
                 seconds=float(config.get("RENDER_SECONDS", RENDER_SECONDS)),
                 memory=int(config.get("RENDER_MEMORY_MB", RENDER_MEMORY_MB)) << 20,
                 gone=client_gone()))
         return data
+
+
+def retry_later(text: str) -> Response:
+    """A plain 503 that asks the browser to try again in RETRY_AFTER seconds."""
+    response = Response(text, status=503, mimetype="text/plain")
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response
+
+
+def pdf_response(row: GameRow, render: Callable[..., bytes], log: JsonDict, key: str,
+                 options: Mapping[str, Any], name: str = "") -> Response:
+    """Any of the game's PDFs, shown inline, or a 503 with Retry-After when it cannot be
+    rendered now (slots busy) or at all (out of time or memory)."""
+    try:
+        data = rendered(render, log, key, options)
+    except RenderFailed as failed:
+        current_app.logger.warning("pdf not rendered: %s", failed)
+        return retry_later(_("The sheet could not be printed: it took too long or needed "
+                             "too much memory."))
+    if data is None:
+        return retry_later(_("Other sheets are being printed; try again in a few seconds."))
+    response = Response(data, mimetype="application/pdf")
+    suffix = f"-{name}" if name else ""
+    response.headers["Content-Disposition"] = attachment(
+        f"{stem(row)}{suffix}.pdf", fallback_name(row, "pdf")
+    ).replace("attachment", "inline", 1)
+    return response
 
 
 def pdf(row: GameRow) -> Response:
@@ -206,22 +235,5 @@ def pdf(row: GameRow) -> Response:
         abort(404, _("The printable sheet is not available."))
     options: SheetOptions = {"lang": lang(), "landscape": request.args.get("landscape") == "1",
                              "appendix": request.args.get("appendix") == "1"}
-    key = sheet_key(game_to_json(loaded.game), **options)
-    try:
-        data = rendered(loaded.game, key, **options)
-    except RenderFailed as failed:
-        current_app.logger.warning("sheet not rendered: %s", failed)
-        response = Response(_("The sheet could not be printed: it took too long or needed "
-                              "too much memory."), status=503, mimetype="text/plain")
-        response.headers["Retry-After"] = str(RETRY_AFTER)
-        return response
-    if data is None:
-        response = Response(_("Other sheets are being printed; try again in a few seconds."),
-                            status=503, mimetype="text/plain")
-        response.headers["Retry-After"] = str(RETRY_AFTER)
-        return response
-    response = Response(data, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = attachment(
-        f"{stem(row)}.pdf", fallback_name(row, "pdf")
-    ).replace("attachment", "inline", 1)
-    return response
+    log = game_to_json(loaded.game)
+    return pdf_response(row, sheet_pdf, log, sheet_key(log, **options), options)
