@@ -51,6 +51,35 @@ class Setup:
         return self.dark_allowed and not self.golden
 
     @property
+    def derives(self) -> bool:
+        """Whether the declarer's points are 120 minus the others: the points of three
+        players sum to 120; with two the talon may stay out of play (at most 120)."""
+        return len(self.active) >= 3
+
+    @property
+    def first_hand(self) -> int:
+        """The seat left of the dealer: the only one who may play dark."""
+        return (self.dealer + 1) % len(self.players)
+
+    @property
+    def cutter(self) -> int:
+        """The seat right of the dealer, who cuts the deck (three nines at the cut)."""
+        return (self.dealer - 1) % len(self.players)
+
+    def reasons(self) -> list[str]:
+        """The adjustment reasons this game's agreements allow."""
+        return [r for r in ADJUSTMENT_REASONS
+                if r not in ("cut_nines", "four_nines") or r in self.reason_amounts]
+
+    def reason_player(self, reason: str) -> str:
+        """The seat an adjustment reason concerns by default ("" where nobody can tell)."""
+        if reason == "cut_nines":
+            return str(self.cutter)
+        if reason == "misdeal":
+            return str(self.dealer)
+        return ""
+
+    @property
     def four(self) -> bool:
         """True with 4 players, when the dealer sits on the talon."""
         return len(self.players) == 4
@@ -125,9 +154,21 @@ def defaults(setup: Setup) -> Entry:
     }
     for seat in setup.active:
         values[f"points_{seat}"] = ""
-        values[f"nt_{seat}"] = True  # "took no trick" is pre-checked for a 0
+        values[f"trick_{seat}"] = False  # a 0 is "no trick" unless ticked otherwise
         values[f"mar_{seat}"] = []
+    reasons = setup.reasons()
+    if reasons:
+        values["reason"] = reasons[0]
+        values["player"] = setup.reason_player(reasons[0])
+        if reasons[0] in setup.reason_amounts:
+            values["amount"] = signed_text(setup.reason_amounts[reasons[0]])
+            values["amount_auto"] = values["amount"]
     return Entry(values)
+
+
+def signed_text(n: int) -> str:
+    """An amount as the form shows it, with a real minus sign."""
+    return f"\u2212{-n}" if n < 0 else str(n)
 
 
 def from_record(setup: Setup, record: Mapping[str, Any]) -> Entry:
@@ -151,13 +192,14 @@ def from_record(setup: Setup, record: Mapping[str, Any]) -> Entry:
         for seat in setup.active:
             p = points[seat] if seat < len(points) else None
             v[f"points_{seat}"] = "" if p is None else str(p)
-            v[f"nt_{seat}"] = seat in no_tricks or p != 0
+            v[f"trick_{seat}"] = p == 0 and seat not in no_tricks
             v[f"mar_{seat}"] = list(marriages.get(str(seat), []))
     if kind == "redeal":
         v["reason"] = record.get("reason") or ""
     if kind == "adjustment":
         v["player"] = str(record.get("player", ""))
         v["amount"] = str(record.get("amount", ""))
+        v["amount_auto"] = ""
         v["reason"] = record.get("reason") or ""
     return entry
 
@@ -177,27 +219,52 @@ def read(setup: Setup, form: Mapping[str, Any],
         "prikup_aces": form.get("prikup_aces", "").strip(),
         "player": form.get("player", ""),
         "amount": form.get("amount", "").strip(),
+        "amount_auto": form.get("amount_auto", "").strip(),
+        "auto": form.get("auto", ""),
         "amount_minus": bool(form.get("amount_minus")),
         "reason": form.get("reason", ""),
     }
     for seat in setup.active:
         v[f"points_{seat}"] = form.get(f"points_{seat}", "").strip()
-        v[f"nt_{seat}"] = bool(form.get(f"nt_{seat}"))
+        # The form posts nt_S=1 for every seat and a ticked trick_S for a zero-point
+        # trick (three nines), so no box is ticked beside points that are not 0.
+        v[f"trick_{seat}"] = bool(form.get(f"trick_{seat}"))
+        v[f"nt_{seat}"] = bool(form.get(f"nt_{seat}")) and not v[f"trick_{seat}"]
         v[f"mar_{seat}"] = [m for m in getlist(f"mar_{seat}") if m in setup.marriage_kinds]
     return action, Entry(v)
 
 
-def number(entry: Entry, name: str, key: Key, *, blank_ok: bool = False) -> int | None:
-    """Read an integer field; record an error beside it if it is not one."""
-    text = str(entry.get(name, "")).replace("−", "-").strip()
+# What a blank field is told, by field: the summary on top shows these words alone, so
+# each says which field it is about.
+REQUIRED = {
+    "declarer": _l("Choose the declarer."),
+    "contract": _l("Enter the contract."),
+    "prikup": _l("Enter the card points in the talon."),
+    "player": _l("Choose the player of the adjustment."),
+    "amount": _l("Enter the amount of the adjustment."),
+}
+WHAT = {
+    "contract": _l("Contract"),
+    "prikup": _l("Talon"),
+    "player": _l("Player"),
+    "amount": _l("Amount"),
+}
+
+
+def number(entry: Entry, name: str, key: Key, *, blank_ok: bool = False,
+           what: str | None = None) -> int | None:
+    """Read an integer field; record an error beside it (naming the field) if it is not one."""
+    text = str(entry.get(name, "")).replace("\u2212", "-").strip()
     if text == "":
         if not blank_ok:
-            entry.errors[key] = _("Required.")
+            entry.errors[key] = str(REQUIRED.get(key[0], _("Required.")))
         return None
     try:
         return int(text)
     except ValueError:
-        entry.errors[key] = _("Enter a whole number.")
+        label = what if what is not None else str(WHAT.get(key[0], key[0]))
+        entry.errors[key] = _("%(what)s: enter a whole number (got %(got)s).",
+                              what=label, got=text[:20])
         return None
 
 
@@ -223,15 +290,21 @@ def build(setup: Setup, action: str, entry: Entry) -> dict[str, Any] | None:
 def build_adjustment(entry: Entry, fixed: Mapping[str, int] | None = None) -> dict[str, Any] | None:
     """An adjustment record: player, signed amount, reason.
 
-    A blank amount takes the reason's fixed amount (what the page's script prefills), and
+    A blank amount takes the reason's fixed amount (what the page's script fills in), and
     the «minus» box makes it negative: phone keypads for numbers often have no minus key.
+    The amount the form itself filled in (``amount_auto``), left as it was, counts as
+    blank: without script, another reason picked takes its own amount, not the first's.
     """
     fixed = fixed or {}
     player = number(entry, "player", ("player", None))
     reason = entry.get("reason") or "other"
     if reason not in ADJUST_REASONS:
         reason = "other"
-    if str(entry.get("amount", "")).strip() == "" and reason in fixed:
+    amount_text = str(entry.get("amount", "")).strip()
+    if amount_text and amount_text == str(entry.get("amount_auto", "")).strip():
+        amount_text = ""
+        entry.values["amount"] = ""
+    if amount_text == "" and reason in fixed:
         entry.values["amount"] = str(fixed[reason])
     amount = number(entry, "amount", ("amount", None))
     if amount is not None and entry.get("amount_minus"):
@@ -244,36 +317,85 @@ def build_adjustment(entry: Entry, fixed: Mapping[str, int] | None = None) -> di
 def build_prikup(setup: Setup, entry: Entry) -> dict[str, Any]:
     """The 4-player talon: card points, a marriage lying in it, and aces if counted."""
     prikup: dict[str, Any] = {
-        "points": number(entry, "prikup_points", ("prikup", None)),
+        "points": number(entry, "prikup_points", ("prikup", None), what=str(_l("Talon"))),
         "marriage": entry.get("prikup_marriage") or None,
     }
     if setup.prikup == "aces":
-        prikup["aces"] = number(entry, "prikup_aces", ("prikup", None), blank_ok=True) or 0
+        prikup["aces"] = number(entry, "prikup_aces", ("prikup", None), blank_ok=True,
+                                what=str(_l("Aces in the talon"))) or 0
     return prikup
 
 
 def build_points(setup: Setup, entry: Entry, declarer: int | None) -> dict[str, Any]:
-    """Points, marriages and no-trick seats; one blank points field is filled as 120 − the rest."""
+    """Points, marriages and no-trick seats.
+
+    With three active players one blank points field (or the one the page's script
+    filled in, named by ``auto``) is 120 minus the others. A slip in a typed field is
+    told beside that field, never as an impossible derived value of another player.
+    """
     points: list[int | None] = [None] * len(setup.players)
     blanks = []
     for seat in setup.active:
-        value = number(entry, f"points_{seat}", ("points", seat), blank_ok=True)
+        value = number(entry, f"points_{seat}", ("points", seat), blank_ok=True,
+                       what=str(_("Card points of %(name)s", name=setup.players[seat])))
         if value is None and ("points", seat) not in entry.errors:
             blanks.append(seat)
         points[seat] = value
-    if len(blanks) == 1:
-        # What the page's script does as you type: the last blank is 120 minus the rest.
-        seat = blanks[0]
-        points[seat] = 120 - sum(p for s, p in enumerate(points) if s != seat and p is not None)
-        entry.values[f"points_{seat}"] = str(points[seat])
-    elif len(blanks) > 1:
-        for seat in blanks:
-            entry.errors[("points", seat)] = _("Enter the points (only one may stay blank).")
+    auto = str(entry.get("auto", ""))
+    derived = None
+    if setup.derives and len(blanks) == 1:
+        derived = blanks[0]
+    elif setup.derives and not blanks and auto.isdigit() and int(auto) in setup.active:
+        derived = int(auto)
+    typed = [s for s in setup.active if s != derived and points[s] is not None]
+    for seat in typed:
+        slip = points_slip(points[seat])
+        if slip is not None:
+            entry.errors[("points", seat)] = str(SEAT_TEXTS[slip]) % {
+                "name": setup.players[seat], "got": points[seat]}
+    if derived is not None and not entry.errors:
+        points[derived] = derive(setup, entry, points, derived, typed)
+    for seat in blanks:
+        if seat != derived:
+            entry.errors[("points", seat)] = (
+                _("Enter the card points of %(name)s (only one field may stay blank).",
+                  name=setup.players[seat]) if setup.derives
+                else _("Enter the card points of %(name)s.", name=setup.players[seat]))
     no_tricks = [
         s for s in setup.active if points[s] == 0 and entry.get(f"nt_{s}")
     ]
     marriages = {str(s): list(entry.get(f"mar_{s}")) for s in setup.active if entry.get(f"mar_{s}")}
     return {"points": points, "marriages": marriages, "no_tricks": no_tricks}
+
+
+def points_slip(value: int | None) -> str | None:
+    """The refusal a typed points value earns on its own, before any sum is made."""
+    if value is None:
+        return None
+    if not 0 <= value <= 120:
+        return "points.range"
+    if value in (1, 119):
+        return "points.one"
+    return None
+
+
+def derive(setup: Setup, entry: Entry, points: list[int | None], seat: int,
+           typed: list[int]) -> int | None:
+    """120 minus the typed points, for the seat that follows them; if what is left could
+    not be card points, the error goes beside the typed fields that made it."""
+    left = 120 - sum(p for s, p in enumerate(points) if s != seat and p is not None)
+    if 0 <= left <= 120 and left not in (1, 119):
+        entry.values[f"points_{seat}"] = str(left)
+        return left
+    names = ", ".join(setup.players[s] for s in typed)
+    text = (_("%(names)s: together %(sum)s card points, more than 120.",
+              names=names, sum=120 - left) if left < 0 else
+            _("%(names)s: together %(sum)s card points, which leaves %(left)s for %(name)s, "
+              "and no card is worth 1 point.", names=names, sum=120 - left, left=left,
+              name=setup.players[seat]))
+    entry.errors[("points", typed[0] if typed else seat)] = text
+    entry.values[f"points_{seat}"] = ""
+    return None
 
 
 # The web's wording of refusals that name a seat or a suit: the player's name and the
@@ -291,6 +413,7 @@ SEAT_TEXTS = {
     "no_tricks.points": _l("%(name)s took no trick but has %(got)s points."),
     "dark.first_hand": _l("Only the first hand (%(name)s) may play dark."),
     "raspis.limit": _l("%(name)s has used all %(max)s concessions."),
+    "raspis.barrel_player": _l("%(name)s sits on the barrel and may not concede."),
     "amount.total": _l("This would take the score of %(name)s to %(total)s, beyond ±%(max)s."),
     "marriages.twice": _l("%(suit)s: declared more than once."),
     "marriages.half_used": _l("%(suit)s: a suit is declared once per deal (whole or half)."),
@@ -298,6 +421,26 @@ SEAT_TEXTS = {
     "player.range": _l("Choose a player."),
     "seat": _l("Choose a player."),
 }
+# Refusals about a field, not a seat: the web says which field (the engine's text alone
+# would be «must be a multiple of 5» with no subject).
+FIELD_TEXTS = {
+    "contract.step": _l("The contract must be a multiple of %(step)s (got %(got)s)."),
+    "contract.min": _l("The contract must be at least 100 (got %(got)s)."),
+    "contract.max": _l("The contract must be at most %(max)s (got %(got)s)."),
+    "contract.golden": _l("On a golden deal the contract is 120 (got %(got)s)."),
+    "contract.golden_raise": _l("On a golden deal the contract is at least 120 (got %(got)s)."),
+    "contract.dark": _l("In the dark the contract is 120 (got %(got)s)."),
+    "points.sum": _l("The card points must sum to 120 (got %(got)s)."),
+    "points.sum2": _l("The card points must sum to at most 120 (got %(got)s)."),
+}
+FIELD_LABELS = {
+    "declarer": _l("Declarer"), "contract": _l("Contract"), "dark": _l("Dark game"),
+    "points": _l("Card points"), "marriages": _l("Marriages"), "no_tricks": _l("Tricks"),
+    "prikup": _l("Talon"), "player": _l("Player"), "amount": _l("Amount"),
+    "reason": _l("Reason"),
+}
+# Rules about the seat that must play (``expected``), not the one that was tapped.
+EXPECTED_SEAT = {"declarer.golden", "dark.first_hand"}
 SUIT_NAMES = {"hearts": _l("hearts ♥"), "diamonds": _l("diamonds ♦"), "clubs": _l("clubs ♣"),
               "spades": _l("spades ♠"), "ace": _l("ace marriage")}
 # Fields in the order the form shows them: the first wrong one gets the focus.
@@ -316,13 +459,19 @@ def suit_name(suit: object) -> str:
 def refusal_words(err: RuleError, players: tuple[str, ...] | list[str], code: str) -> str:
     """The rule of a refusal in words, with names for seats and suits, without [ids]."""
     seat = err.seat if err.seat is not None else err.params.get("expected")
+    if err.rule in EXPECTED_SEAT and "expected" in err.params:
+        seat = err.params["expected"]  # the tapped seat is the wrong one
     template = SEAT_TEXTS.get(err.rule)
     if template is not None:
         name = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
         params = {k: v for k, v in err.params.items() if k != "suit"}
         return str(template) % {**params, "name": name,
                                 "suit": suit_name(err.params.get("suit", ""))}
-    return re.sub(r"\s*\[\w+\]", "", err.text(code))
+    if err.rule in FIELD_TEXTS:
+        return str(FIELD_TEXTS[err.rule]) % {"got": "?", **err.params}
+    text = re.sub(r"\s*\[\w+\]", "", err.text(code))
+    label = FIELD_LABELS.get(err.field)
+    return f"{label}: {text}" if label is not None else text
 
 
 def refusal(err: RuleError, players: tuple[str, ...] | list[str], code: str, rules_url: str,

@@ -36,8 +36,23 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
         return [f.data.strip() for f in fields if f.data and f.data.strip()]
 
     def dealer_choices(self) -> list[tuple[str, str]]:
-        """(seat, label) for the first-dealer select."""
-        return [(str(i), str(f.label.text)) for i, f in enumerate(self.name_fields())]
+        """(field, label) for the first-dealer select: the named players once any name is
+        in (a form shown again), else every seat."""
+        fields = list(enumerate(self.name_fields()))
+        named = [(i, f) for i, f in fields if f.data and f.data.strip()]
+        return [(str(i), f.data.strip() if f.data and f.data.strip() else str(f.label.text))
+                for i, f in (named or fields)]
+
+    def dealer_seat(self) -> int | None:
+        """The first dealer's seat among the named players (the select counts every field,
+        blank ones included), or None if the chosen field holds no name."""
+        chosen = self.first_dealer.data or ""
+        if not chosen.isdigit() or int(chosen) >= len(self.name_fields()):
+            return None
+        fields = self.name_fields()
+        if not (fields[int(chosen)].data or "").strip():
+            return None
+        return sum(1 for f in fields[:int(chosen)] if f.data and f.data.strip())
 
     def name_fields(self) -> list[Field]:
         """The four name inputs."""

@@ -359,7 +359,7 @@ def show_form(loaded: Loaded, setup: Setup, entry: Entry, slot_id: int | None, *
         "game/deal.html", row=loaded.row, setup=setup, entry=entry, slot_id=slot_id,
         players=players, preview=preview,
         deal_no=deal_number(loaded, slot_id),
-        signs=deal_input.SUIT_SIGNS, reasons=deal_input.ADJUST_REASONS,
+        signs=deal_input.SUIT_SIGNS,
         top_errors=[v for (f, seat), v in entry.errors.items() if not shown(f, seat)],
         wrong=[(deal_input.input_id(setup, f, seat), v) for (f, seat), v in entry.errors.items()
                if shown(f, seat)],

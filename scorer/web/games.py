@@ -223,9 +223,8 @@ def create_from_form(form: NewGameForm, agreements: Agreements,
     if len(names) < MIN_PLAYERS:
         errors["players"] = _("Enter 2 to 4 player names.")
         return None
-    chosen = form.first_dealer.data or ""
-    dealer = int(chosen) if chosen.isdigit() else -1
-    if not 0 <= dealer < len(names):
+    dealer = form.dealer_seat()
+    if dealer is None:
         errors["first_dealer"] = _("The first dealer must be one of the players.")
         return None
     head = {

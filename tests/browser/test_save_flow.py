@@ -49,8 +49,9 @@ def deal(page, declarer, contract, points, wait=True):
 
 
 def redeal(page):
-    """Record a redeal from the game page."""
+    """Record a redeal from the game page (it asks a second tap)."""
     page.click("#record-deal")
+    page.click("#redeal-ask")
     page.click("#redeal")
     page.wait_for_url(GAME)
 

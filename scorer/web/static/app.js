@@ -23,21 +23,30 @@
     }
     function pointInputs() { return $all("input.pts", form); }
 
-    // The declarer's points are 120 minus the others, until typed by hand.
+    // The declarer's points follow the others (120 minus them, where the points of three
+    // players make 120) until the scorekeeper types into that field: then they are theirs.
+    // A field being edited is never refilled; emptied and left, it follows again.
+    var derives = form.dataset.derives === "1";
+    var auto = $("#auto", form);
     function autofill() {
       var d = declarer();
       var others = 0, missing = 0, target = null;
       pointInputs().forEach(function (inp) {
         var seat = inp.closest(".seat").dataset.seat;
-        if (seat === d) { target = inp; return; }
+        if (seat === d && derives) { target = inp; return; }
         if (inp.value.trim() === "") { missing += 1; } else { others += parseInt(inp.value, 10) || 0; }
       });
       pointInputs().forEach(function (inp) {
         if (inp !== target && inp.dataset.auto === "1") { inp.value = ""; inp.dataset.auto = ""; }
       });
-      if (target && target.dataset.typed !== "1") {
-        if (missing === 0 && others <= 120) { target.value = String(120 - others); target.dataset.auto = "1"; }
-        else if (target.dataset.auto === "1") { target.value = ""; }
+      auto.value = "";
+      if (target && target.dataset.typed !== "1" && target !== document.activeElement) {
+        if (missing === 0 && others <= 120) {
+          target.value = String(120 - others); target.dataset.auto = "1";
+          auto.value = target.closest(".seat").dataset.seat;
+        } else if (target.dataset.auto === "1") { target.value = ""; target.dataset.auto = ""; }
+      } else if (target && target.dataset.auto === "1") {
+        auto.value = target.closest(".seat").dataset.seat;
       }
       markZeros();
     }
@@ -71,6 +80,7 @@
       fetch(form.dataset.preview + "?" + params.toString(), { headers: { "Accept": "application/json" }, cache: "no-store" })
         .then(function (r) { return r.json(); })
         .then(function (res) {
+          markLive(res.ok ? [] : res.errors.filter(shownError));
           if (res.ok) {
             res.delta.forEach(function (d, s) {
               var cell = $(".pv-delta[data-seat='" + s + "']");
@@ -92,6 +102,19 @@
           else { msg.classList.remove("error"); }
         })
         .catch(function () { msg.textContent = ""; });
+    }
+
+    // The fields the live preview finds wrong are marked, as a refused save marks them.
+    function markLive(errors) {
+      $all("[data-live-invalid]", form).forEach(function (f) {
+        f.removeAttribute("data-live-invalid"); f.removeAttribute("aria-invalid");
+      });
+      errors.forEach(function (e) {
+        var id = e.field === "points" && e.seat !== null ? "points_" + e.seat
+          : (e.field === "contract" ? "contract" : null);
+        var f = id && document.getElementById(id);
+        if (f) { f.setAttribute("aria-invalid", "true"); f.setAttribute("data-live-invalid", "1"); }
+      });
     }
 
     var touched = {};
@@ -117,23 +140,69 @@
     $all(".step", form).forEach(function (btn) {
       btn.addEventListener("click", function () {
         var cur = parseInt(contract.value, 10);
-        if (isNaN(cur)) { cur = parseInt(contract.placeholder, 10) || 100; setContract(cur); return; }
+        if (isNaN(cur)) { cur = parseInt(contract.dataset.start, 10) || 100; setContract(cur); return; }
         setContract(cur + parseInt(btn.dataset.step, 10));
       });
     });
     pointInputs().forEach(function (inp) {
       inp.addEventListener("input", function () {
-        inp.dataset.typed = inp.value.trim() === "" ? "" : "1";
+        inp.dataset.typed = "1";  // theirs, even while emptied to be typed again
         inp.dataset.auto = "";
         autofill(); schedule();
+      });
+      inp.addEventListener("blur", function () {
+        if (inp.value.trim() === "") { inp.dataset.typed = ""; autofill(); schedule(); }
       });
     });
     $all("input[name=declarer]", form).forEach(function (r) {
       r.addEventListener("change", function () { autofill(); schedule(); });
     });
+    // The dark game's contract is 120; unticked, the contract typed before comes back.
+    var dark = $("#dark", form);
+    if (dark) {
+      dark.addEventListener("change", function () {
+        if (dark.checked) { dark.dataset.before = contract.value; setContract(120); }
+        else if (dark.dataset.before !== undefined) {
+          contract.value = dark.dataset.before; setContract(parseInt(contract.value, 10) || 0);
+          if (!dark.dataset.before) { contract.value = ""; }
+        }
+      });
+    }
+    // A refusal shown beside a field goes as soon as that field is changed.
+    function clearServerError(ev) {
+      var field = ev.target;
+      if (!field || !field.name || field.type === "hidden") { return; }
+      var box = field.closest(".seat") || field.closest("fieldset");
+      if (!box) { return; }
+      var gone = $all("p.error[id^=err-]", box).filter(function (p) {
+        return p.closest(".seat") === field.closest(".seat") || field.classList.contains("pts");
+      });
+      gone.forEach(function (p) {
+        $all("#error-summary li").forEach(function (li) {
+          if (li.textContent.trim() === p.textContent.trim()) { li.remove(); }
+        });
+        p.remove();
+      });
+      if (gone.length) { $all("[aria-invalid]", box).forEach(function (f) { f.removeAttribute("aria-invalid"); }); }
+    }
+    form.addEventListener("input", clearServerError);
+    form.addEventListener("change", clearServerError);
     form.addEventListener("change", schedule);
     contract.addEventListener("input", schedule);
     pointInputs().forEach(function (inp) { if (inp.value.trim() !== "") { inp.dataset.typed = "1"; } });
+    // A stored deal's declarer points that are 120 minus the others were (or could have
+    // been) filled in: they follow a corrected defender, as on a new deal.
+    (function () {
+      var d = declarer();
+      if (!derives || d === null) { return; }
+      var sum = 0, target = null, blank = false;
+      pointInputs().forEach(function (inp) {
+        if (inp.value.trim() === "") { blank = true; return; }
+        sum += parseInt(inp.value, 10) || 0;
+        if (inp.closest(".seat").dataset.seat === d) { target = inp; }
+      });
+      if (target && !blank && sum === 120) { target.dataset.typed = ""; target.dataset.auto = "1"; auto.value = d; }
+    })();
     markZeros();
     if (declarer() && contract.value) { schedule(); }
   }
@@ -159,9 +228,19 @@
   });
 
   // A refused save: the first wrong field gets the focus and comes into view.
+  // The summary's heading stays on the screen when the field fits below it; a field too
+  // far down comes into view just above the pinned save bar.
   function focusWrong(summary) {
     var target = summary.dataset.focus && document.getElementById(summary.dataset.focus);
-    if (target) { target.focus({ preventScroll: true }); target.scrollIntoView({ block: "center" }); }
+    if (!target) { return; }
+    target.focus({ preventScroll: true });
+    var bar = document.getElementById("savebar");
+    var barTop = bar ? bar.getBoundingClientRect().top : window.innerHeight;
+    var room = barTop > 0 && barTop < window.innerHeight ? barTop : window.innerHeight;
+    var top = (document.getElementById("refused") || summary).getBoundingClientRect().top + window.scrollY - 8;
+    var bottom = target.getBoundingClientRect().bottom + window.scrollY + 8;
+    if (bottom - top <= room) { window.scrollTo(0, Math.max(0, top)); }
+    else { target.scrollIntoView({ block: "center" }); }
   }
 
   // Times written in UTC by the server, shown in the phone's own time.
@@ -296,15 +375,30 @@
       field.addEventListener("input", summary);
     });
 
+    // The first dealer is one of the players named: a seat left blank is not offered
+    // (until a name is typed, the first seat stands for «whoever is first»).
     var dealer = $("#first_dealer", form);
-    $all(".name-input", form).forEach(function (inp) {
-      inp.addEventListener("input", function () {
+    function dealers() {
+      var inputs = $all(".name-input", form);
+      var any = inputs.some(function (i) { return i.value.trim() !== ""; });
+      inputs.forEach(function (inp) {
         var opt = dealer.options[parseInt(inp.dataset.seat, 10)];
-        if (opt) { opt.textContent = inp.value.trim() || opt.dataset.label || opt.textContent; }
+        if (!opt) { return; }
+        opt.textContent = inp.value.trim() || opt.dataset.label;
+        var off = any ? inp.value.trim() === "" : inp.dataset.seat !== "0";
+        opt.hidden = off; opt.disabled = off;
       });
+      if (dealer.selectedOptions[0] && dealer.selectedOptions[0].disabled) {
+        var first = $all("option", dealer).filter(function (o) { return !o.disabled; })[0];
+        if (first) { dealer.value = first.value; }
+      }
+    }
+    $all(".name-input", form).forEach(function (inp) {
       var opt = dealer.options[parseInt(inp.dataset.seat, 10)];
-      if (opt) { opt.dataset.label = opt.textContent; if (inp.value.trim()) { opt.textContent = inp.value.trim(); } }
+      if (opt) { opt.dataset.label = opt.textContent; }
+      inp.addEventListener("input", dealers);
     });
+    dealers();
   }
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -332,29 +426,42 @@
   var MINUS = "\u2212";
 
   function adjustment(reason, amount, sign) {
+    var mark = document.getElementById("amount-auto");
+    var player = document.getElementById("player");
+    function filled(v) { amount.dataset.auto = v === "" ? "" : "1"; if (mark) { mark.value = v; } }
     function fill() {
       var opt = reason.options[reason.selectedIndex];
       var fixed = opt ? opt.dataset.amount : undefined;
+      // The player the reason concerns (the cutter, the dealer), unless one was picked.
+      if (player && player.dataset.picked !== "1" && opt && opt.dataset.player !== undefined) {
+        var blank = player.querySelector("option[value='']");
+        if (opt.dataset.player === "" && !blank) {
+          blank = document.createElement("option"); blank.value = "";
+          blank.textContent = player.dataset.choose || "—";
+          player.insertBefore(blank, player.firstChild);
+        }
+        player.value = opt.dataset.player;
+      }
       // Only overwrite what is blank or was filled in here, never what was typed.
       if (amount.value.trim() !== "" && amount.dataset.auto !== "1") { return; }
       if (fixed === undefined) {
         if (amount.dataset.auto === "1") { amount.value = ""; }
-        amount.dataset.auto = "";
-        amount.placeholder = "";
+        filled("");
         return;
       }
       var n = parseInt(fixed, 10);
       amount.value = (n < 0 ? MINUS : "") + String(Math.abs(n));
-      amount.dataset.auto = "1";
+      filled(amount.value);
     }
     reason.addEventListener("change", fill);
-    amount.addEventListener("input", function () { amount.dataset.auto = ""; });
+    if (player) { player.addEventListener("change", function () { player.dataset.picked = "1"; }); }
+    amount.addEventListener("input", function () { filled(""); amount.dataset.auto = ""; });
     if (sign) {
       sign.addEventListener("click", function () {
         var v = amount.value.trim();
         if (v.charAt(0) === "-" || v.charAt(0) === MINUS) { amount.value = v.slice(1); }
         else { amount.value = MINUS + v; }
-        amount.dataset.auto = "";
+        filled(""); amount.dataset.auto = "";
       });
     }
   }
