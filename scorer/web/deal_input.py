@@ -435,7 +435,7 @@ FIELD_TEXTS = {
 }
 FIELD_LABELS = {
     "declarer": _l("Declarer"), "contract": _l("Contract"), "dark": _l("Dark game"),
-    "points": _l("Card points"), "marriages": _l("Marriages"), "no_tricks": _l("Tricks"),
+    "points": _l("Card points taken"), "marriages": _l("Marriages"), "no_tricks": _l("Tricks"),
     "prikup": _l("Talon"), "player": _l("Player"), "amount": _l("Amount"),
     "reason": _l("Reason"),
 }

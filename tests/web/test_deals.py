@@ -37,7 +37,7 @@ def test_points_sum_error_is_shown_beside_the_points_and_nothing_saved(table):
     r = table.deal(game, expect=422, declarer="0", contract="100",
                    points_0="60", points_1="35", points_2="35")
     html = r.get_data(as_text=True)
-    assert re.search(r'id="err-points"[^>]*>сумма должна быть 120 \(получилось 130\)', html)
+    assert re.search(r'id="err-points"[^>]*>Очки: сумма должна быть 120 \(получилось 130\)', html)
     assert 'value="35"' in html  # what was typed stays in the form
     assert table.slot_ids(game) == []
 
@@ -70,10 +70,19 @@ def test_typed_zero_with_no_trick_is_a_bolt_and_without_is_not(table):
 
 
 def test_bolt_no_trick_box_is_prechecked_on_a_fresh_form(table):
-    """A fresh deal form has every "no trick" box pre-checked."""
+    """A fresh deal form says "no trick" for every 0 (hidden nt_S) and ticks no box."""
     game = table.new_game()
     html = table.client.get(game + "/deal").get_data(as_text=True)
-    assert len(re.findall(r'name="nt_\d" value="1" checked', html)) == 3
+    assert len(re.findall(r'type="hidden" name="nt_\d" value="1"', html)) == 3
+    assert not re.findall(r'name="trick_\d" value="1" checked', html)
+
+
+def test_a_ticked_trick_box_makes_a_zero_a_trick(table):
+    """The form's own fields: nt_S always, trick_S ticked for a zero-point trick: no bolt."""
+    game = table.new_game()
+    table.deal(game, declarer="0", contract="100", points_1="0", points_2="20",
+               nt_0="1", nt_1="1", nt_2="1", trick_1="1")
+    assert "1 болт" not in table.client.get(game).get_data(as_text=True)
 
 
 def test_raspis_redeal_and_adjustment(table):
@@ -202,7 +211,8 @@ def test_delete_refused_when_a_later_deal_would_break(table):
     assert r.status_code == 422
     # in words: the deal, the player's name and the agreement linked to the rules sheet
     html = r.get_data(as_text=True)
-    assert "Кон 1: На золотом коне заказчик — Вика" in html
+    # the deal that is now first needs Борис (the first hand), not Вика who played it
+    assert re.search("Кон 1: На золотом ко(не|ну) заказчик — Борис", html)
     assert re.search(r'<a href="/g/[^"#]+/rules#forced_bid_seat">', html)
     assert "место" not in html and "declarer:" not in html
     assert table.totals(game) == before
