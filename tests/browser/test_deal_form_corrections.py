@@ -119,6 +119,7 @@ def test_summary_items_say_which_field_and_player(live_server, phone):
     assert "Обязательное поле." not in items
     assert any("заказ" in i.lower() for i in items), items
     assert any("Борис" in i for i in items) and any("Вика" in i for i in items), items
+    page.wait_for_load_state()  # the form's script has run
     page.fill("#contract", "103")
     page.fill("#points_1", "10")
     page.fill("#points_2", "10")
@@ -147,6 +148,7 @@ def test_a_server_error_goes_once_its_field_changes(live_server, phone):
     fill_deal(page, 0, 103, {1: 10, 2: 10})
     page.click("#save")
     page.wait_for_selector("#err-contract")
+    page.wait_for_load_state()
     page.fill("#contract", "105")
     assert page.locator("#err-contract").count() == 0
     assert "кратен" not in page.locator("#error-summary").inner_text()

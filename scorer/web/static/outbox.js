@@ -155,7 +155,7 @@
         note = document.createElement("p");
         note.id = "offline-note"; note.className = "offline-note"; note.setAttribute("role", "status");
         var actions = $(".actions", form);
-        form.insertBefore(note, actions || null);
+        if (actions) { actions.parentNode.insertBefore(note, actions); } else { form.appendChild(note); }
       }
       note.textContent = say("waiting", list.length);
     }
@@ -223,6 +223,7 @@
   function clearForm(form) {
     form.reset();
     setField(form, "sid", newSid());
+    if (form.querySelector("input[name=auto]")) { setField(form, "auto", ""); }
     Array.prototype.forEach.call(form.querySelectorAll("input.pts"), function (inp) {
       inp.dataset.typed = ""; inp.dataset.auto = "";
     });
