@@ -3,8 +3,6 @@ player and field, forms that do not pretend, and «Сохранить» within r
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from phone_browser import PHONE, open_form
 from test_save_flow import GAME, deal, fill_deal, imported, in_view, new_game
