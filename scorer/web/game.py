@@ -29,7 +29,7 @@ from markupsafe import Markup
 
 from scorer.engine import Row, RuleError, Timeline
 from scorer.store import GameRow, JsonDict, LimitError, StaleError
-from scorer.web import access, deal_input, downloads, page_cache, page_model, storage
+from scorer.web import access, deal_input, downloads, page_cache, page_model, storage, view
 from scorer.web.db import get_store
 from scorer.web.deal_input import Entry, Key, Setup
 from scorer.web.forms import ConfirmForm, new_sid
@@ -85,7 +85,7 @@ def page(token: str) -> ResponseReturnValue:
     """The game page with totals, state, protocol and the scorekeeper's buttons."""
     row = edit_row(token)
     return page_cache.cached_page(row, True, lambda loaded, _tag: page_model.render(
-        row, True, loaded, blanks=True))
+        row, True, loaded, blanks=True), then=functools.partial(view.ahead, row))
 
 
 @bp.get("/<token>/why/<int:n>")

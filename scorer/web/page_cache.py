@@ -56,12 +56,17 @@ def wants_gzip() -> bool:
     return request.accept_encodings["gzip"] > 0
 
 
-def cached_page(row: GameRow, editable: bool,
-                render: Callable[[Version, str | None], str]) -> Response:
+Render = Callable[[Version, str | None], str]  # a page of a version, with its ETag
+
+
+def cached_page(row: GameRow, editable: bool, render: Render,
+                then: Callable[[Version], Callable[[], None] | None] | None = None) -> Response:
     """The game page with a weak opaque ETag: 304 if unchanged, else kept or rendered.
 
     ``render`` writes the edit page's write forms with blanks (CSRF_BLANK, SID_BLANK), so
     one render per version serves every browser; each gets it filled in with its own.
+    ``then``, given the version this request rendered first, returns what to do once the
+    answer is sent (render_ahead).
     """
     generation, version = get_store().version_key(row.id)
     key = page_key(row, editable, generation, version)
@@ -77,7 +82,11 @@ def cached_page(row: GameRow, editable: bool,
         if (loaded.generation, loaded.version) != (generation, version):  # moved meanwhile
             key = (loaded.generation, row.id, loaded.version, *key[3:])
             tag = opaque_etag(key)
+        first = key[:-1] not in loaded.pages
         response = page_response(kept_page(loaded, key, lambda: render(loaded, f'W/"{tag}"')))
+        later = then(loaded) if first and then is not None else None
+        if later is not None:
+            response.call_on_close(later)
     response.set_etag(tag, weak=True)
     response.headers["Cache-Control"] = "no-cache, private"
     response.vary.add("Accept-Encoding")
@@ -104,6 +113,22 @@ def kept_page(loaded: Version, key: tuple[Any, ...], render: Callable[[], str]) 
     mine = gzip.compress(personal(found).encode(), GZIP_LEVEL, mtime=0)
     keep_page(loaded, key, mine)
     return mine
+
+
+def watched(entry: Version) -> list[tuple[str, str]]:
+    """(language, URL) of each read-only page kept on a version: what its watchers poll."""
+    return [(code, path) for (*_, code, editable, path) in
+            [k for k in list(entry.pages) if isinstance(k, tuple) and len(k) == 6]
+            if editable is False]
+
+
+def render_ahead(row: GameRow, loaded: Version, render: Render) -> None:
+    """Keep the read-only page this request context asks for (its language and URL, a
+    session of its own), rendered as a poll of it would."""
+    key = page_key(row, False, loaded.generation, loaded.version)
+    if key is not None:
+        tag = opaque_etag(key)
+        kept_page(loaded, key, lambda: render(loaded, f'W/"{tag}"'))
 
 
 # Where the edit page's write forms (restore a deleted deal) hold what is the browser's
