@@ -6,6 +6,8 @@ the seats (deal_input.py); every form, those included, carries the CSRF token.
 
 from __future__ import annotations
 
+import secrets
+
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -67,3 +69,8 @@ class ImportForm(FlaskForm):  # type: ignore[misc]
 
 class ConfirmForm(FlaskForm):  # type: ignore[misc]
     """A bare form for buttons that only need the CSRF token (delete, restore)."""
+
+
+def new_sid() -> str:
+    """A fresh one-time id for a write form (a repeat of it is answered, not re-applied)."""
+    return secrets.token_urlsafe(12)

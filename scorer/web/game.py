@@ -6,7 +6,6 @@ import functools
 import hashlib
 import io
 import re
-import secrets
 import sqlite3
 from collections.abc import Mapping
 from typing import Any
@@ -30,10 +29,10 @@ from markupsafe import Markup
 
 from scorer.engine import Row, RuleError, Timeline
 from scorer.store import GameRow, JsonDict, LimitError, StaleError
-from scorer.web import access, deal_input, downloads, page_cache, page_model, storage
+from scorer.web import access, deal_input, downloads, page_cache, page_model, storage, view
 from scorer.web.db import get_store
 from scorer.web.deal_input import Entry, Key, Setup
-from scorer.web.forms import ConfirmForm
+from scorer.web.forms import ConfirmForm, new_sid
 from scorer.web.i18n import lang
 from scorer.web.versions import Broken, Loaded, Version, load, remember, rescored
 
@@ -47,10 +46,7 @@ HISTORY_PAGE = 20  # revisions of a deal shown at once on its edit form
 SID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
-@bp.app_template_global("new_sid")
-def new_sid() -> str:
-    """A fresh one-time id for a write form (a repeat of it is answered, not re-applied)."""
-    return secrets.token_urlsafe(12)
+bp.add_app_template_global(new_sid, "new_sid")
 
 
 def submission() -> str | None:
@@ -89,7 +85,7 @@ def page(token: str) -> ResponseReturnValue:
     """The game page with totals, state, protocol and the scorekeeper's buttons."""
     row = edit_row(token)
     return page_cache.cached_page(row, True, lambda loaded, _tag: page_model.render(
-        row, True, loaded))
+        row, True, loaded, blanks=True), then=functools.partial(view.ahead, row))
 
 
 @bp.get("/<token>/why/<int:n>")

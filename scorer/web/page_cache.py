@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import hmac
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +14,7 @@ from flask_wtf.csrf import generate_csrf
 
 from scorer.store import GameRow
 from scorer.web.db import get_store
+from scorer.web.forms import new_sid
 from scorer.web.i18n import lang
 from scorer.web.versions import Version, keep_page, load
 
@@ -29,8 +31,9 @@ def page_key(row: GameRow, editable: bool, generation: str,
 
     The database generation, game id and version (so a change or a restore never shows
     an old page), the language, the link kind, the URL (?rows=all, and the language
-    switch comes back to it), and for the edit link the session's CSRF secret (its forms
-    carry a token made from it).
+    switch comes back to it), and last, for the edit link, the session's CSRF secret (its
+    forms carry a token made from it): the ETag is the browser's own, while the page is
+    rendered once for every browser and filled in for each (kept_page).
     """
     if session.get("_flashes") or (editable and session.get("changed")):
         return None
@@ -53,13 +56,22 @@ def wants_gzip() -> bool:
     return request.accept_encodings["gzip"] > 0
 
 
-def cached_page(row: GameRow, editable: bool,
-                render: Callable[[Version, str | None], str]) -> Response:
-    """The game page with a weak opaque ETag: 304 if unchanged, else kept or rendered."""
+Render = Callable[[Version, str | None], str]  # a page of a version, with its ETag
+
+
+def cached_page(row: GameRow, editable: bool, render: Render,
+                then: Callable[[Version], Callable[[], None] | None] | None = None) -> Response:
+    """The game page with a weak opaque ETag: 304 if unchanged, else kept or rendered.
+
+    ``render`` writes the edit page's write forms with blanks (CSRF_BLANK, SID_BLANK), so
+    one render per version serves every browser; each gets it filled in with its own.
+    ``then``, given the version this request rendered first, returns what to do once the
+    answer is sent (render_ahead).
+    """
     generation, version = get_store().version_key(row.id)
     key = page_key(row, editable, generation, version)
     if key is None:
-        response = make_response(render(load(row, (generation, version)), None))
+        response = make_response(personal(render(load(row, (generation, version)), None)))
         response.headers["Cache-Control"] = "no-cache, private"
         return response
     tag = opaque_etag(key)
@@ -70,15 +82,68 @@ def cached_page(row: GameRow, editable: bool,
         if (loaded.generation, loaded.version) != (generation, version):  # moved meanwhile
             key = (loaded.generation, row.id, loaded.version, *key[3:])
             tag = opaque_etag(key)
-        body = loaded.pages.get(key)
-        if body is None:
-            html = render(loaded, f'W/"{tag}"').encode()
-            body = keep_page(loaded, key, gzip.compress(html, GZIP_LEVEL, mtime=0))
-        response = page_response(body)
+        first = key[:-1] not in loaded.pages
+        response = page_response(kept_page(loaded, key, lambda: render(loaded, f'W/"{tag}"')))
+        later = then(loaded) if first and then is not None else None
+        if later is not None:
+            response.call_on_close(later)
     response.set_etag(tag, weak=True)
     response.headers["Cache-Control"] = "no-cache, private"
     response.vary.add("Accept-Encoding")
     return response
+
+
+def kept_page(loaded: Version, key: tuple[Any, ...], render: Callable[[], str]) -> bytes:
+    """The page for ``key`` gzipped: kept, else rendered once for every browser (one render
+    per version and page however many phones ask at once), filled in for this one."""
+    shared = key[:-1]  # the key without the browser's CSRF secret
+    found = loaded.pages.get(shared)
+    if found is None:
+        with loaded.rendering:  # the others asking meanwhile wait for this render
+            found = loaded.pages.get(shared)
+            if found is None:
+                html = render()
+                found = keep_page(loaded, shared, html if CSRF_BLANK in html or SID_BLANK
+                                  in html else gzip.compress(html.encode(), GZIP_LEVEL, mtime=0))
+    if isinstance(found, bytes):
+        return found
+    mine = loaded.pages.get(key)
+    if isinstance(mine, bytes):
+        return mine
+    mine = gzip.compress(personal(found).encode(), GZIP_LEVEL, mtime=0)
+    keep_page(loaded, key, mine)
+    return mine
+
+
+def watched(entry: Version) -> list[tuple[str, str]]:
+    """(language, URL) of each read-only page kept on a version: what its watchers poll."""
+    return [(code, path) for (*_, code, editable, path) in
+            [k for k in list(entry.pages) if isinstance(k, tuple) and len(k) == 6]
+            if editable is False]
+
+
+def render_ahead(row: GameRow, loaded: Version, render: Render) -> None:
+    """Keep the read-only page this request context asks for (its language and URL, a
+    session of its own), rendered as a poll of it would."""
+    key = page_key(row, False, loaded.generation, loaded.version)
+    if key is not None:
+        tag = opaque_etag(key)
+        kept_page(loaded, key, lambda: render(loaded, f'W/"{tag}"'))
+
+
+# Where the edit page's write forms (restore a deleted deal) hold what is the browser's
+# own: random, so that no text a page shows can contain them.
+CSRF_BLANK = "csrf-" + secrets.token_hex(16)
+SID_BLANK = "sid-" + secrets.token_hex(16)
+
+
+def personal(html: str) -> str:
+    """A page rendered with blanks, for this browser: its CSRF token, and a fresh one-time
+    id for each form."""
+    first, *rest = html.split(SID_BLANK)
+    html = first + "".join(new_sid() + part for part in rest)
+    # Only a page with a form asks for the token (which starts a session if none).
+    return html.replace(CSRF_BLANK, generate_csrf()) if CSRF_BLANK in html else html
 
 
 def page_response(body: bytes) -> Response:

@@ -16,6 +16,7 @@ from scorer.web import protocol_rows
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
 from scorer.web.i18n import lang
+from scorer.web.page_cache import CSRF_BLANK, SID_BLANK
 from scorer.web.versions import Broken, Loaded, Version, load
 
 # The protocol shows this many rows, newest first; the rest come with ?rows=all.
@@ -105,11 +106,25 @@ def deleted_lookup(loaded: Loaded) -> Callable[[list[int]], dict[int, JsonDict]]
 
 
 def render(row: GameRow, editable: bool, loaded: Version | None = None, *,
-           etag: str | None = None, refusal: str | None = None, banner: bool = True) -> str:
-    """The whole game page (refusal: why a delete or restore was refused)."""
+           etag: str | None = None, refusal: str | None = None, banner: bool = True,
+           blanks: bool = False) -> str:
+    """The whole game page (refusal: why a delete or restore was refused; blanks: the write
+    forms' CSRF token and one-time ids left blank, for page_cache.personal to fill in)."""
     page = context(row, editable, loaded, etag=etag, refusal=refusal, banner=banner)
+    if editable and blanks:
+        return render_template("game/page.html", page=page, confirm=BlankForm(),
+                               new_sid=lambda: SID_BLANK)
     return render_template("game/page.html", page=page,
                            confirm=ConfirmForm() if editable else None)
+
+
+class BlankForm:
+    """A ConfirmForm whose CSRF field holds the blank every browser's token replaces."""
+
+    @property
+    def csrf_token(self) -> Markup:
+        """The hidden input, as ConfirmForm writes it, with the blank for its value."""
+        return Markup(ConfirmForm().csrf_token(value=CSRF_BLANK))
 
 
 def why_page(row: GameRow, n: int, editable: bool) -> str:

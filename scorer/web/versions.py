@@ -30,8 +30,8 @@ from scorer.web.lru import Lru
 DEALS_KEPT = 20_000
 # What an entry weighs besides its deals: its pages, its charts, its game's head.
 ENTRY_WEIGHT = 50
-# Pages kept per version: the read-only page per language and URL, the edit page per
-# browser (its forms carry the browser's CSRF token).
+# Pages kept per version: each page per link, language and URL, and the edit pages of the
+# browsers it was filled in for when it holds write forms (their CSRF token is the browser's).
 PAGES_KEPT = 8
 _pages_lock = threading.Lock()
 
@@ -74,7 +74,8 @@ class Loaded:
     slots: Slots
     timeline: Timeline
     charts: dict[str, Markup] = field(default_factory=dict, compare=False, repr=False)
-    pages: dict[Hashable, bytes] = field(default_factory=dict, compare=False, repr=False)
+    pages: dict[Hashable, bytes | str] = field(default_factory=dict, compare=False, repr=False)
+    rendering: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
     @property
     def game(self) -> Game:
@@ -96,7 +97,8 @@ class Broken:
     version: int
     slots: Slots
     error: RuleError
-    pages: dict[Hashable, bytes] = field(default_factory=dict, compare=False, repr=False)
+    pages: dict[Hashable, bytes | str] = field(default_factory=dict, compare=False, repr=False)
+    rendering: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
 
 Version = Loaded | Broken
@@ -168,8 +170,9 @@ def rescored(before: Version, slots: Slots, change: Callable[[Timeline], Timelin
     return change(before.timeline)
 
 
-def keep_page(entry: Version, key: Hashable, body: bytes) -> bytes:
-    """Keep a rendered page on its version, dropping the oldest beyond PAGES_KEPT."""
+def keep_page(entry: Version, key: Hashable, body: bytes | str) -> bytes | str:
+    """Keep a rendered page on its version (gzipped bytes to send, or the text of a page
+    still to be filled in per browser), dropping the oldest beyond PAGES_KEPT."""
     with _pages_lock:
         entry.pages[key] = body
         while len(entry.pages) > PAGES_KEPT:

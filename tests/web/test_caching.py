@@ -327,3 +327,32 @@ def test_the_versions_kept_are_bounded_by_their_deals(app):
     kept.put(("g", 100, 1), version(2000))
     assert list(kept.items) == [("g", 100, 1)]
     assert app.extensions["scorer_versions"].budget == versions.DEALS_KEPT
+
+
+def test_a_watched_read_only_page_is_rendered_before_its_next_poll(app, table, monkeypatch):
+    """Once the scorekeeper's page of a new version is sent, the read-only page a watcher
+    had open (in its language, at its URL) is rendered for the new version: the watcher's
+    next poll renders nothing and gets the page a render from nothing gives."""
+    from scorer.web import page_model
+    from scorer.web.lru import clear_caches
+
+    game = played(table)
+    view = table.view_path(game) + "?rows=all"
+    watcher = app.test_client()
+    watcher.set_cookie("lang", "en")
+    tag = watcher.get(view).headers["ETag"]
+    table.deal(game, action="redeal")
+    table.client.get(game).close()  # a server closes each answer once it is sent
+    renders = []
+    render = page_model.render
+    monkeypatch.setattr(page_model, "render",
+                        lambda *args, **kw: renders.append(args) or render(*args, **kw))
+    polled = watcher.get(view, headers={"If-None-Match": tag})
+    assert polled.status_code == 200 and polled.headers["ETag"] != tag
+    assert renders == []
+    assert 'lang="en"' in polled.get_data(as_text=True)
+    clear_caches(app)
+    fresh = watcher.get(view)
+    assert len(renders) == 1
+    assert fresh.get_data() == polled.get_data()
+    assert fresh.headers["ETag"] == polled.headers["ETag"]
