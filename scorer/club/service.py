@@ -40,6 +40,7 @@ from scorer.engine.texts import N_
 KEEP_STATES = 8  # club states kept in memory (one per fingerprint, newest kept)
 KEEP_SUMMARIES = 20_000  # parsed summaries kept in memory, by (generation, game, version)
 SHARE_KINDS = ("season", "player")
+BULK = 20  # more stale summaries than this are made from one read of every record
 
 _LOCK = threading.Lock()
 _STATES: OrderedDict[tuple[Any, ...], ClubState] = OrderedDict()
@@ -160,18 +161,36 @@ class Club(Roster):
         if not missing:
             return out
         stored = self.stored_summaries([g for g, _ in missing])
-        fresh = []
+        stale = []
         for game_id, version in missing:
             kept = stored.get(game_id)
             if kept is not None and kept[0] == version and kept[1].get("shape") == SHAPE:
-                summary = kept[1]
+                out[game_id] = kept[1]
+                remember(generation, game_id, version, kept[1])
             else:
-                summary = self.summary_of(game_id)
-                fresh.append((game_id, version, summary))
+                stale.append(game_id)
+        fresh = self.made_summaries(stale)
+        for game_id, version, summary in fresh:
             out[game_id] = summary
             remember(generation, game_id, version, summary)
         self.put_summaries(fresh)
         return out
+
+    def made_summaries(self, game_ids: list[int]) -> list[tuple[int, int, Summary]]:
+        """(game id, version, summary) of these games, each replayed once: one by one for
+        a few, from one read of every record for many (a restore, a first look)."""
+        if len(game_ids) <= BULK:
+            found = [self.store.game(g) for g in game_ids]
+            return [(r.id, r.version, summary_from(r, self.store.records(r.id),
+                                                   self.ended(r.id))) for r in found if r]
+        wanted = set(game_ids)
+        rows = [r for r in self.store.games(None) if r.id in wanted]
+        records = all_records(self.db)
+        ended = dict(self.db.execute("select game_id, max(created) from deals group by game_id"
+                                     ).fetchall())
+        return [(r.id, r.version, summary_from(r, records.get(r.id, []),
+                                               str(ended.get(r.id) or r.created)))
+                for r in rows]
 
     def stored_summaries(self, game_ids: list[int]) -> dict[int, tuple[int, Summary]]:
         """{game id: (version, summary)} as stored, for these games."""
@@ -222,15 +241,11 @@ class Club(Roster):
         with self.store.atomic():
             self.db.execute("delete from club_summaries")
             bump(self.db)
-        counted = self.db.execute(COUNTED).fetchall()
-        rows = {r.id: r for r in self.store.games(None)}
-        records = all_records(self.db)
-        ended = dict(self.db.execute("select game_id, max(created) from deals group by game_id"
-                                     ).fetchall())
-        fresh = [(game_id, version, summary_from(rows[game_id], records.get(game_id, []),
-                                                 str(ended.get(game_id) or rows[game_id].created)))
-                 for game_id, version in counted if game_id in rows]
+        fresh = self.made_summaries([g for g, _ in self.db.execute(COUNTED).fetchall()])
         self.put_summaries(fresh)
+        generation = self.store.generation()
+        for game_id, version, summary in fresh:
+            remember(generation, game_id, version, summary)
         return len(fresh)
 
     # -- what the pages show ---------------------------------------------------------
