@@ -80,6 +80,6 @@ def test_an_edit_of_an_old_game_changes_what_follows_and_nothing_before(st):
             assert after[pid].finished.value == old.finished.value - 1
             assert ids[2] in [g.game_id for g in after[pid].unfinished]
     expected = direct_ratings([log for i, log in enumerate(logs) if i != 2])
-    for pid, new in after.items():
+    for new in after.values():
         mu, sigma, _games = expected[new.player.name]
         assert new.rating_steps[-1].after == round(40 * (mu - 3 * sigma))
