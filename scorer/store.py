@@ -136,6 +136,7 @@ def m006_club_players(db: Database) -> None:
                " seat integer not null, player_id integer not null references players(id),"
                " key text not null, primary key (game_id, seat))")
     db.execute("create index seat_links_player on seat_links (player_id)")
+    db.execute("create index seat_links_key on seat_links (key)")
     db.execute("create table club_games (game_id integer primary key references games(id),"
                " counted integer not null)")
     link_host_games(db)

@@ -9,6 +9,7 @@ the ratings and tables are recomputed from summaries, never from deal logs.
 
 from __future__ import annotations
 
+import gc
 import json
 import secrets
 import threading
@@ -188,9 +189,17 @@ class Club(Roster):
         records = all_records(self.db)
         ended = dict(self.db.execute("select game_id, max(created) from deals group by game_id"
                                      ).fetchall())
-        return [(r.id, r.version, summary_from(r, records.get(r.id, []),
-                                               str(ended.get(r.id) or r.created)))
-                for r in rows]
+        # Every record and summary made here lives until the end: the cyclic collector
+        # would walk them all again at every threshold, for nothing to free.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return [(r.id, r.version, summary_from(r, records.get(r.id, []),
+                                                   str(ended.get(r.id) or r.created)))
+                    for r in rows]
+        finally:
+            if collecting:
+                gc.enable()
 
     def stored_summaries(self, game_ids: list[int]) -> dict[int, tuple[int, Summary]]:
         """{game id: (version, summary)} as stored, for these games."""
@@ -419,12 +428,15 @@ def summary_from(row: store.GameRow, records: list[dict[str, Any]], ended: str) 
 
 def all_records(db: Database) -> dict[int, list[dict[str, Any]]]:
     """Every game's live records in order, in one query (for the full rebuild)."""
+    # Every revision in slot order, the newest last: one pass keeps each slot's newest
+    # (a correlated max(rev) per row costs more than reading the few older revisions).
+    latest: dict[tuple[int, int], str | None] = {}
+    for game_id, seq, record in db.execute(
+            "select d.game_id, d.seq, r.record from deals d join revisions r on"
+            " r.deal_id = d.id order by d.game_id, d.seq, r.rev"):
+        latest[(game_id, seq)] = record
     out: dict[int, list[dict[str, Any]]] = {}
-    rows = db.execute(
-        "select d.game_id, r.record from deals d join revisions r on r.deal_id = d.id"
-        " where r.rev = (select max(rev) from revisions where deal_id = d.id)"
-        " order by d.game_id, d.seq")
-    for game_id, record in rows:
+    for (game_id, _seq), record in latest.items():
         if record is not None:
             out.setdefault(game_id, []).append(json.loads(record))
     return out

@@ -56,7 +56,7 @@ SCHEMA = {
         "columns": [("game_id", "INTEGER", True, True), ("seat", "INTEGER", True, True),
                     ("player_id", "INTEGER", True, False), ("key", "TEXT", True, False)],
         "foreign_keys": [("game_id", "games", "id"), ("player_id", "players", "id")],
-        "indexes": [(("game_id", "seat"), True), (("player_id",), False)],
+        "indexes": [(("game_id", "seat"), True), (("key",), False), (("player_id",), False)],
     },
     "club_games": {  # the host's choice whether a game counts (no row: the default)
         "columns": [("game_id", "INTEGER", False, True), ("counted", "INTEGER", True, False)],
