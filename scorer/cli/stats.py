@@ -32,7 +32,6 @@ from scorer.instance import database
 if TYPE_CHECKING:
     from scorer.cli import Subparsers
 
-ALL_TIME_NAMES = ("всё время", "все время", "all", "all time")
 
 
 def register(subparsers: Subparsers) -> None:
@@ -90,7 +89,8 @@ def run_stats(args: argparse.Namespace) -> int:
 
 def find_season(club: Club, name: str | None) -> Season:
     """The season named so (None or «всё время»: every game)."""
-    if name is None or name.strip().lower() in ALL_TIME_NAMES:
+    everything = {"all", N_("all time"), *(tr(lang, N_("all time")) for lang in ("ru", "en"))}
+    if name is None or " ".join(name.split()).casefold() in everything:
         return club.season(None)
     wanted = " ".join(name.split()).casefold()
     for season in club.seasons():
@@ -185,6 +185,11 @@ def player_json(figures: PlayerFigures) -> dict[str, Any]:
     return out
 
 
+# Words of the text output (module level, where pybabel finds them).
+LEAGUE_TABLE, RECORDS, UNFINISHED = N_("League table"), N_("Records"), N_("unfinished games")
+GAME, GAMES, WINS, RATING = N_("game"), N_("games"), N_("wins"), N_("rating")
+AVERAGE_PLACE, ABOVE, BELOW = N_("average place"), N_("finished above"), N_("finished below")
+
 LABELS = {
     "games": N_("games"), "finished": N_("finished"), "wins": N_("wins"),
     "win_pct": N_("win %"), "avg_place": N_("average place"),
@@ -211,12 +216,12 @@ def shown(value: float | None) -> str:
 
 def print_text(club: Club, season: Season, player: int | None, lang: str) -> None:
     """The figures as readable text."""
-    name = season.name if season.id is not None else tr(lang, N_("all time"))
+    name = season.name if season.id is not None else tr(lang, season.name)
     if player is not None:
         print_player(club.player(player, season.id), name, lang)
         return
     table = club.season_table(season.id)
-    print(f"{tr(lang, N_('League table'))}: {name}")
+    print(f"{tr(lang, LEAGUE_TABLE)}: {name}")
     head = [tr(lang, w) for w in (N_("player"), N_("games"), N_("wins"), N_("points"),
                                   N_("average place"), N_("rating"))]
     print("  #  " + " | ".join(head))
@@ -224,9 +229,9 @@ def print_text(club: Club, season: Season, player: int | None, lang: str) -> Non
         print(f"{n:>3}  {r.player.name} | {shown(r.games.value)} | {shown(r.wins.value)} | "
               f"{shown(r.points.value)} | {shown(r.avg_place.value)} | {shown(r.rating)}")
     if table.unfinished:
-        print(f"{tr(lang, N_('unfinished games (not counted)'))}: "
+        print(f"{tr(lang, UNFINISHED)}: "
               + ", ".join(str(g) for g in table.unfinished))
-    print(f"{tr(lang, N_('Records'))}:")
+    print(f"{tr(lang, RECORDS)}:")
     board = club.records(season.id)
     for key, label in (("highest_total", N_("highest final total")),
                        ("largest_contract", N_("largest contract made")),
@@ -238,8 +243,7 @@ def print_text(club: Club, season: Season, player: int | None, lang: str) -> Non
             print(f"  {tr(lang, label)}: —")
             continue
         who = f"{record.player.name}, " if record.player else ""
-        print(f"  {tr(lang, label)}: {record.value} ({who}{tr(lang, N_('game'))} "
-              f"{record.game_id})")
+        print(f"  {tr(lang, label)}: {record.value} ({who}{tr(lang, GAME)} {record.game_id})")
 
 
 def print_player(figures: PlayerFigures, season: str, lang: str) -> None:
@@ -247,17 +251,17 @@ def print_player(figures: PlayerFigures, season: str, lang: str) -> None:
     print(f"{figures.player.name}: {season}")
     rating = shown(figures.rating) if figures.rating is not None else \
         tr(lang, N_("after 5 rated games"))
-    print(f"  {tr(lang, N_('rating'))}: {rating} ({figures.rated_games})")
+    print(f"  {tr(lang, RATING)}: {rating} ({figures.rated_games})")
     for key, label in LABELS.items():
         print(f"  {tr(lang, label)}: {shown(getattr(figures, key).value)}")
     for size in figures.by_size:
         if size.games.value:
-            print(f"  {size.players}: {tr(lang, N_('games'))} {shown(size.games.value)}, "
-                  f"{tr(lang, N_('wins'))} {shown(size.wins.value)}, "
-                  f"{tr(lang, N_('average place'))} {shown(size.avg_place.value)}")
+            print(f"  {size.players}: {tr(lang, GAMES)} {shown(size.games.value)}, "
+                  f"{tr(lang, WINS)} {shown(size.wins.value)}, "
+                  f"{tr(lang, AVERAGE_PLACE)} {shown(size.avg_place.value)}")
     for h in figures.head_to_head:
-        print(f"  {h.opponent.name}: {tr(lang, N_('above'))} {shown(h.above.value)}, "
-              f"{tr(lang, N_('below'))} {shown(h.below.value)}")
+        print(f"  {h.opponent.name}: {tr(lang, ABOVE)} {shown(h.above.value)}, "
+              f"{tr(lang, BELOW)} {shown(h.below.value)}")
     for key, label in (("rival", N_("rival")), ("nemesis", N_("nemesis"))):
         h = getattr(figures, key)
         print(f"  {tr(lang, label)}: {h.opponent.name if h else '—'}")

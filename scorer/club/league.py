@@ -13,6 +13,7 @@ from typing import Any
 
 from scorer.club.figures import FALL_CAUSES, Summary
 from scorer.club.ratings import MIN_GAMES, RatedGame, Rating, rate
+from scorer.engine.texts import N_
 
 # Where a figure comes from: a game id and a deal number (None: the whole game).
 Source = tuple[int, int | None]
@@ -67,7 +68,7 @@ class Played:
 @dataclass(frozen=True)
 class Season:
     """A named date range (inclusive) with its league points per number of players;
-    id None is «всё время», every game."""
+    id None is «all time», every game (its name a msgid, to be translated when shown)."""
 
     id: int | None
     name: str
@@ -81,7 +82,7 @@ class Season:
                                                                or date <= self.end)
 
 
-ALL_TIME = Season(None, "всё время")
+ALL_TIME = Season(None, N_("all time"))  # a msgid: shown translated
 
 
 @dataclass(frozen=True)
