@@ -31,6 +31,42 @@ def club_evenings(draw) -> list[dict]:
     return logs
 
 
+def direct_more(logs: list[dict], name: str) -> dict:
+    """The other deal figures, counted straight off the finished games' protocols and
+    the records behind their rows."""
+    out: dict = {"dark": [0, 0], "golden": [0, 0], "bolt_penalties": 0, "falls": {},
+                 "marriages": {}, "barrel_wins": 0, "totals": []}
+    for log in logs:
+        if name not in log["players"]:
+            continue
+        seat = log["players"].index(name)
+        protocol = replay(parse_game(log))
+        if protocol.winner is None:
+            continue
+        out["totals"].append(protocol.score[seat])
+        on_barrel: set = set()
+        for row, record in zip(protocol.rows, log["deals"], strict=True):
+            if row.type == "play" and row.declarer == seat:
+                for key, flag in (("dark", row.dark), ("golden", row.golden)):
+                    out[key][0] += flag
+                    out[key][1] += flag and row.result == "made"
+            if record["type"] == "play":
+                for suit in record.get("marriages", {}).get(str(seat), []):
+                    out["marriages"][suit] = out["marriages"].get(suit, 0) + 1
+            for event in row.events:
+                if event.seat != seat:
+                    continue
+                if event.kind == "bolt_penalty":
+                    out["bolt_penalties"] += 1
+                if event.kind == "barrel_fall":
+                    cause = event.extra["cause"]
+                    out["falls"][cause] = out["falls"].get(cause, 0) + 1
+                if event.kind == "win" and seat in on_barrel:
+                    out["barrel_wins"] += 1
+            on_barrel = {b.seat for b in row.barrel}
+    return out
+
+
 def direct(logs: list[dict], name: str) -> dict:
     """The figures of ``stats --json`` counted straight off each game's protocol."""
     out = dict.fromkeys(("games", "finished", "wins", "contracts_taken", "contracts_made",
@@ -80,6 +116,16 @@ def test_every_figure_is_a_direct_count_over_the_protocols(logs):
                 assert set(figures.games.games) <= set(ids)
                 assert len(figures.results) == expected["finished"]
                 assert len(figures.unfinished) == expected["games"] - expected["finished"]
+                more = direct_more(logs, player.name)
+                assert [figures.dark_taken.value, figures.dark_made.value] == more["dark"]
+                assert [figures.golden_taken.value, figures.golden_made.value] == more["golden"]
+                assert figures.bolt_penalties.value == more["bolt_penalties"]
+                assert {c: f.value for c, f in figures.falls_by_cause.items() if f.value} == \
+                    more["falls"]
+                assert {s: f.value for s, f in figures.marriages.items()} == more["marriages"]
+                assert figures.barrel_wins.value == more["barrel_wins"]
+                assert figures.best_total.value == (max(more["totals"]) if more["totals"]
+                                                    else None)
             sat = {n for log in logs for n in log["players"]}
             assert {p.name for p in club.roster()} == sat
         finally:
