@@ -43,6 +43,7 @@ class Player:
     name: str
     games: int = 0  # counted games sat in (finished or not)
     last_played: str | None = None  # the date of the latest counted game
+    merged_into: int | None = None  # the player it was merged into (its page: that one's)
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,14 @@ the ratings and tables are recomputed from summaries, never from deal logs.
 from __future__ import annotations
 
 import gc
+import hashlib
 import json
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlite_utils import Database
 
@@ -38,6 +39,7 @@ from scorer.club.roster import ClubError, Roster, bump
 from scorer.engine import RuleError, check_date, parse_game, replay
 from scorer.engine.texts import N_
 
+T = TypeVar("T")
 KEEP_STATES = 8  # club states kept in memory (one per fingerprint, newest kept)
 KEEP_SUMMARIES = 20_000  # parsed summaries kept in memory, by (generation, game, version)
 SHARE_KINDS = ("season", "player")
@@ -110,6 +112,16 @@ class Club(Roster):
                 _STATES.popitem(last=False)
         return made
 
+    def cached(self, key: Any, make: Callable[[], T]) -> T:
+        """What make() returns, made once per club state (e.g. a rendered page, keyed by
+        its route and language): the same figures give the same bytes."""
+        made: T = self.state().memo(("page", key), make)
+        return made
+
+    def etag(self) -> str:
+        """A short name of the club's current data, for a page's ETag."""
+        return hashlib.sha256(repr(self.fingerprint()).encode()).hexdigest()[:20]
+
     def unlinked(self) -> bool:
         """Whether a host's game (or a counted one) has no seat links yet."""
         found = self.db.execute(
@@ -143,9 +155,10 @@ class Club(Roster):
         for p in played:
             for player in p.players:
                 games.setdefault(player, []).append(p.date)
+        rows = self.db.execute("select id, name, merged_into from players").fetchall()
         return {int(pid): Player(int(pid), name, len(games.get(pid, [])),
-                                 max(games.get(pid, [""])) or None)
-                for pid, name in self.names().items()}
+                                 max(games.get(pid, [""])) or None, merged)
+                for pid, name, merged in rows}
 
     def summaries(self, generation: str, counted: list[tuple[int, int]]
                   ) -> dict[int, Summary]:
