@@ -48,3 +48,20 @@ def test_a_rebuild_replays_each_game_once(st, monkeypatch):
     after = club.season_table()
     assert [(r.player.id, r.points.value) for r in after.rows] == \
         [(r.player.id, r.points.value) for r in before.rows]
+
+
+def test_a_cached_page_is_made_again_only_after_a_change(st):
+    """Club.cached makes a value once per club state; a deal or a rename makes it anew,
+    and the etag changes with it."""
+    log = finished_logs()[2]
+    game = add(st, seated(log, ["Аня", "Борис", "Вика"], date="2026-10-01", cut=20))
+    club = Club(st.db)
+    made = []
+    page = lambda: made.append(1) or len(made)  # noqa: E731
+    tag = club.etag()
+    assert club.cached("season", page) == club.cached("season", page) == 1
+    st.add_deal(game, log["deals"][20])
+    assert club.cached("season", page) == 2 and club.etag() != tag
+    tag = club.etag()
+    club.rename(club.roster()[0].id, "Анна")
+    assert club.cached("season", page) == 3 and club.etag() != tag
