@@ -15,7 +15,6 @@ from scorer.engine import Game, Play, Protocol, Row, marriage_value
 # One game's summary as stored (JSON data; see summarize for its keys).
 Summary = dict[str, Any]
 FALL_CAUSES = ("attempts", "push_off", "simultaneous")
-MARRIAGE_SUITS = ("hearts", "diamonds", "clubs", "spades", "ace")
 # Bumped when summarize counts something new: a stored summary of another shape is stale.
 SHAPE = 1
 
