@@ -25,7 +25,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from scorer.engine import MAX_DEALS
+from scorer.engine import MAX_DEALS, name_key
 
 # Writers in this process queue here first: SQLite's own busy handler sleeps with
 # growing back-off, which turns a short wait into a long tail under concurrent posts.
@@ -119,6 +119,109 @@ def m005_submission_versions(db: Database) -> None:
     """The game version each stored form left, so a page's chain of waiting writes can
     follow its own last write even though the form was filled in before it."""
     db.execute("alter table submissions add column version integer")
+
+
+@migrations()
+def m006_club_players(db: Database) -> None:
+    """The club's players and the links of game seats to them (data beside the logs)."""
+    # The log keeps each name as written; a link says which player sat there. ``key`` is
+    # the written name's comparison key (names.py), so an old spelling still finds its
+    # player after a rename or a merge. ``counted`` overrides whether a game enters the
+    # host's figures (NULL: the default, the host's games yes, a guest's no).
+    db.execute("create table players (id integer primary key, name text not null,"
+               " key text not null, created text not null, merged_into integer"
+               " references players(id))")
+    db.execute("create index players_key on players (key)")
+    db.execute("create table seat_links (game_id integer not null references games(id),"
+               " seat integer not null, player_id integer not null references players(id),"
+               " key text not null, primary key (game_id, seat))")
+    db.execute("create index seat_links_player on seat_links (player_id)")
+    db.execute("create index seat_links_key on seat_links (key)")
+    db.execute("create table club_games (game_id integer primary key references games(id),"
+               " counted integer not null)")
+    link_host_games(db)
+
+
+@migrations()
+def m007_club_history(db: Database) -> None:
+    """Every rename, merge, re-link and count of the club, with what it changed (undoable)."""
+    db.execute("create table club_changes (id integer primary key, kind text not null,"
+               " data text not null, created text not null, undone text)")
+
+
+@migrations()
+def m008_club_summaries(db: Database) -> None:
+    """Each game version's per-seat figures (derived data, like totals; never the truth)."""
+    db.execute("create table club_summaries (game_id integer primary key references"
+               " games(id), version integer not null, data text not null)")
+
+
+@migrations()
+def m009_club_seasons_and_shares(db: Database) -> None:
+    """Seasons (a named date range with its league points) and read-only share links."""
+    db.execute("create table seasons (id integer primary key, name text not null,"
+               " start text not null, end text not null, points text not null,"
+               " created text not null)")
+    db.execute("create table club_shares (token text primary key, kind text not null,"
+               " ref integer, created text not null)")
+    db.execute("create unique index club_shares_ref on club_shares (kind, ref)")
+
+
+def link_host_games(db: Database) -> int:
+    """Link every seat of the host's games (guest = 0, not deleted) that has no link yet,
+    by name: to the player an earlier seat with that name is linked to, or to the player
+    of that name, or to a new player. Returns how many games were linked."""
+    games = db.execute(
+        "select g.id, g.head, g.created from games g where g.guest = 0 and g.deleted is null"
+        " and not exists (select 1 from seat_links s where s.game_id = g.id)"
+        " and not exists (select 1 from club_games c where c.game_id = g.id and c.counted = 0)"
+        " order by g.id").fetchall()
+    for game_id, head, created in games:
+        try:
+            names = json.loads(head).get("players", [])
+        except ValueError:
+            continue
+        link_seats(db, game_id, [str(n) for n in names], created)
+    return len(games)
+
+
+def link_seats(db: Database, game_id: int, names: list[str], stamp: str) -> list[int]:
+    """Link each seat of a game to the player its name matches (a new player if none);
+    return the player ids by seat. Seats already linked keep their link."""
+    linked = dict(db.execute("select seat, player_id from seat_links where game_id = ?",
+                             [game_id]).fetchall())
+    out = []
+    for seat, name in enumerate(names):
+        if seat in linked:
+            out.append(int(linked[seat]))
+            continue
+        key = name_key(name)
+        taken = set(linked.values())
+        player = matching_player(db, key, taken)
+        if player is None:
+            player = inserted(db.execute(
+                "insert into players (name, key, created) values (?, ?, ?)",
+                [name, key, stamp]))
+        db.execute("insert into seat_links (game_id, seat, player_id, key) values (?, ?, ?, ?)",
+                   [game_id, seat, player, key])
+        linked[seat] = player
+        out.append(player)
+    return out
+
+
+def matching_player(db: Database, key: str, taken: set[int] | None = None) -> int | None:
+    """The live player whose name has this comparison key, else the one a seat written so
+    was last linked to (after a rename or a merge), else None; never one in ``taken``."""
+    found = db.execute(
+        "select id from players where key = ? and merged_into is null order by id",
+        [key]).fetchall()
+    found += db.execute(
+        "select s.player_id from seat_links s join players p on p.id = s.player_id"
+        " where s.key = ? and p.merged_into is null order by s.game_id desc", [key]).fetchall()
+    for (player,) in found:
+        if not taken or player not in taken:
+            return int(player)
+    return None
 
 
 def now() -> str:
@@ -427,6 +530,9 @@ class Store:
                             "delete from deals where game_id = ?",
                             "delete from submissions where game_id = ?",
                             "delete from totals where game_id = ?",
+                            "delete from seat_links where game_id = ?",
+                            "delete from club_games where game_id = ?",
+                            "delete from club_summaries where game_id = ?",
                             "delete from games where id = ?"):
                     self.db.execute(sql, [game_id])
         if ids:

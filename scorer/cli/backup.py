@@ -27,6 +27,7 @@ from sqlite_utils import Database
 
 from scorer import store
 from scorer.cli.replay import InputError
+from scorer.club import Club
 from scorer.engine import (
     Record,
     RuleError,
@@ -221,9 +222,11 @@ def table_columns(db: Database, tables: Iterable[str]) -> dict[str, list[Column]
 
 
 # The tables a restore copies row by row. Everything else of the backup (its schema,
-# indexes, triggers, views, the cached totals) is left behind: the rows go into a database
-# the app has just made itself, so a trigger copied into a backup can never run here.
-COPIED = ("games", "deals", "revisions", "submissions")
+# indexes, triggers, views, the cached totals and the club's summaries) is left behind: the
+# rows go into a database the app has just made itself, so a trigger copied into a backup
+# can never run here.
+COPIED = ("games", "deals", "revisions", "submissions", "players", "seat_links", "club_games",
+          "club_changes", "seasons", "club_shares")
 
 
 def copy_rows(db: Database, source: Path, staged: Path) -> None:
@@ -233,9 +236,11 @@ def copy_rows(db: Database, source: Path, staged: Path) -> None:
         present = {r[0] for r in db.execute(
             "select name from backup.sqlite_master where type = 'table'")}
         with db.conn:
+            # A merged player may point at a player copied after it.
+            db.execute("PRAGMA defer_foreign_keys = ON")
             for table in COPIED:
                 if table not in present and table not in TABLES:
-                    continue  # a backup from before one-time ids were kept
+                    continue  # a backup from before one-time ids (or the club) were kept
                 names = [c[1] for c in db.execute(f"PRAGMA main.table_info([{table}])")]
                 have = [c[1] for c in db.execute(f"PRAGMA backup.table_info([{table}])")]
                 if sorted(have) != sorted(names):
@@ -332,6 +337,10 @@ def prepared_copy(source: Path, part: Path) -> int:
             copy_rows(db, source, staged)
             check_restored_schema(db, source)
             count = check_games(db, source)
+            # The club's summaries are derived: made again, each game replayed once (the
+            # host's games of a backup from before the club are linked by name first).
+            club = Club(db)
+            club.state()
             check_integrity(db, source)
             return count
         finally:

@@ -14,7 +14,16 @@ from scorer.engine.catalog import (
 )
 from scorer.engine.compare import Comparison, compare
 from scorer.engine.errors import RuleError
-from scorer.engine.names import MAX_NAME, MAX_NOTES, MAX_PLACE, MAX_REASON, MAX_TITLE, name_key
+from scorer.engine.names import (
+    MAX_NAME,
+    MAX_NOTES,
+    MAX_PLACE,
+    MAX_REASON,
+    MAX_TITLE,
+    check_date,
+    check_name,
+    name_key,
+)
 from scorer.engine.protocol import BarrelSeat, Event, NextDeal, Protocol, Reason, Row, signed, word
 from scorer.engine.records import (
     ADJUSTMENT_REASONS,
@@ -53,6 +62,7 @@ from scorer.engine.timeline import Timeline
 __all__ = [
     "ADJUSTMENT_REASONS", "FORMAT", "MAX_DEALS", "MAX_NAME", "checked_parts", "load_game",
     "MAX_LOG_BYTES", "MAX_NOTES", "MAX_PLACE", "MAX_REASON", "MAX_TITLE", "name_key",
+    "check_date", "check_name",
     "end_totals",
     "MARRIAGES", "SUITS", "Adjustment", "Agreements", "BarrelSeat", "Catalog", "Comparison",
     "Event", "compare",

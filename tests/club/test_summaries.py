@@ -1,0 +1,67 @@
+"""Summaries are derived data per game version: a new deal remakes one game's summary,
+and the figures never replay the other games."""
+
+from __future__ import annotations
+
+from club_games import add, finished_logs, seated
+
+from scorer.club import Club, service
+
+
+def test_a_new_deal_remakes_only_that_games_summary(st, monkeypatch):
+    """After a deal is added to one game, the next read replays that game alone and
+    stores its summary under the game's new version."""
+    log = finished_logs()[2]
+    ids = [add(st, seated(log, ["Аня", "Борис", "Вика"], date=f"2026-10-0{i + 1}", cut=20))
+           for i in range(5)]
+    club = Club(st.db)
+    assert club.player(club.roster()[0].id).games.value == 5
+    made = []
+    real = service.summary_from
+    monkeypatch.setattr(service, "summary_from",
+                        lambda row, *a: made.append(row.id) or real(row, *a))
+    version = st.add_deal(ids[2], log["deals"][20])
+    figures = club.player(club.roster()[0].id)
+    assert made == [ids[2]]
+    stored = st.db.execute("select version from club_summaries where game_id = ?",
+                           [ids[2]]).fetchone()[0]
+    assert stored == version
+    club.season_table()
+    club.records()
+    assert made == [ids[2]]  # the same state: from memory
+    assert figures.games.value == 5
+
+
+def test_a_rebuild_replays_each_game_once(st, monkeypatch):
+    """The full rebuild makes every counted game's summary, each once."""
+    log = finished_logs()[2]
+    ids = [add(st, seated(log, ["Аня", "Борис", "Вика"], date=f"2026-10-{i + 1:02d}"))
+           for i in range(25)]
+    club = Club(st.db)
+    before = club.season_table()
+    made = []
+    real = service.summary_from
+    monkeypatch.setattr(service, "summary_from",
+                        lambda row, *a: made.append(row.id) or real(row, *a))
+    assert club.rebuild() == 25
+    assert sorted(made) == ids
+    after = club.season_table()
+    assert [(r.player.id, r.points.value) for r in after.rows] == \
+        [(r.player.id, r.points.value) for r in before.rows]
+
+
+def test_a_cached_page_is_made_again_only_after_a_change(st):
+    """Club.cached makes a value once per club state; a deal or a rename makes it anew,
+    and the etag changes with it."""
+    log = finished_logs()[2]
+    game = add(st, seated(log, ["Аня", "Борис", "Вика"], date="2026-10-01", cut=20))
+    club = Club(st.db)
+    made = []
+    page = lambda: made.append(1) or len(made)  # noqa: E731
+    tag = club.etag()
+    assert club.cached("season", page) == club.cached("season", page) == 1
+    st.add_deal(game, log["deals"][20])
+    assert club.cached("season", page) == 2 and club.etag() != tag
+    tag = club.etag()
+    club.rename(club.roster()[0].id, "Анна")
+    assert club.cached("season", page) == 3 and club.etag() != tag
