@@ -69,6 +69,13 @@ def rules_paper(game: Game, **options: Any) -> bytes:
     return render_rules(game, **options)
 
 
+def html_paper(_game: Game | None, *, html: str) -> bytes:
+    """Any paper already written as HTML (the club's), laid out in the child."""
+    from scorer.sheet import html_to_pdf
+
+    return html_to_pdf(html)
+
+
 def _child(pipe: Connection, render: Callable[..., bytes], log: dict[str, Any],
            options: Mapping[str, Any], memory: int, seconds: int) -> None:
     """In the child: limit its address space and CPU time, render, send the bytes back."""
@@ -76,7 +83,8 @@ def _child(pipe: Connection, render: Callable[..., bytes], log: dict[str, Any],
     # A second guard on time: even if the parent is gone, the kernel ends the child.
     resource.setrlimit(resource.RLIMIT_CPU, (seconds + 2, seconds + 4))
     try:
-        data = render(parse_game(log), **options)
+        # An empty log: the paper is made of its options alone (html_paper).
+        data = render(parse_game(log) if log else None, **options)
     except MemoryError:
         pipe.send_bytes(b"M")
         return

@@ -117,11 +117,11 @@ def content_security_policy(inline: assets.Inline) -> str:
             "form-action 'self'; frame-ancestors 'none'")
 
 
-_TOKEN_PATH = re.compile(r"/([gv])/[A-Za-z0-9_-]{16,}")
+_TOKEN_PATH = re.compile(r"/([gvs])/[A-Za-z0-9_-]{16,}")
 
 
 def redacted(text: str) -> str:
-    """A log line with every /g/<token> or /v/<token> cut to /g/<…>."""
+    """A log line with every /g/, /v/ or /s/ (club share) token cut to /g/<…>."""
     return _TOKEN_PATH.sub(r"/\1/<…>", text)
 
 
@@ -183,14 +183,26 @@ def guard_writes() -> None:
     """Refuse any write through a read-only link, then check CSRF on every POST."""
     if request.method in ("GET", "HEAD", "OPTIONS"):
         return
-    if request.path.startswith("/v/"):
+    if request.path.startswith(("/v/", "/s/")):
         abort(403)
     csrf.protect()
 
 
 def register_blueprints(app: Flask) -> None:
     """Attach one blueprint per feature."""
-    from scorer.web import compare, errors, game, games, rules, site, storage, view
+    from scorer.web import (
+        club,
+        club_new,
+        club_pages,
+        compare,
+        errors,
+        game,
+        games,
+        rules,
+        site,
+        storage,
+        view,
+    )
 
     app.register_blueprint(site.bp)
     app.register_blueprint(games.bp)
@@ -198,5 +210,8 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(view.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(compare.bp)
+    app.register_blueprint(club.bp)
+    app.register_blueprint(club_pages.bp)
+    app.register_blueprint(club_new.bp)
     errors.init_app(app)
     storage.init_app(app)

@@ -35,7 +35,7 @@ from scorer.engine import (
     resolve_agreements,
 )
 from scorer.store import DELETED_DAYS, GameRow, LimitError, Store
-from scorer.web import access, agreement_form, storage
+from scorer.web import access, agreement_form, club_new, storage
 from scorer.web.agreement_form import loc
 from scorer.web.db import get_store
 from scorer.web.forms import MIN_PLAYERS, ImportForm, NewGameForm
@@ -179,6 +179,9 @@ def new_game() -> ResponseReturnValue:
     errors: dict[str, str] = {}
     agreements = resolve_agreements(preset)
     action = request.form.get("action", "start")
+    if request.method == "POST" and "chip" in request.form:  # a known player's chip, no JS
+        action = "chip"
+        club_new.apply_chip(form, request.form["chip"])
     status = None
     if request.method == "POST" and action != "preset":
         parsed, ag_errors = agreement_form.parse(request.form, preset)
@@ -202,7 +205,8 @@ def new_game() -> ResponseReturnValue:
         groups=agreement_form.groups(values, ag_only(errors)),
         diffs=agreement_form.differences(agreements, "preset"),
         diffs_classic=agreement_form.differences(agreements, "classic"),
-        names=known_names(), checked=request.method == "POST" and action == "check",
+        names=known_names(), chips=club_new.chips(form),
+        checked=request.method == "POST" and action == "check",
         preset_values={pid: dict(resolve_agreements(pid)) for pid in presets},
     ), status or (422 if errors else 200)
 
@@ -247,6 +251,7 @@ def create_from_form(form: NewGameForm, agreements: Agreements,
     row = get_store().create_game(head, guest=not access.is_host())
     access.count_creation()
     access.remember(row.edit_token)
+    club_new.link_new(row.id, names)
     return redirect(url_for("game.page", token=row.edit_token))
 
 
