@@ -472,3 +472,38 @@
     if (reason && amount) { adjustment(reason, amount, document.getElementById("amount-sign")); }
   });
 })();
+
+// ---------------------------------------------------------------- club: player chips
+// The new-game form's known players (issue 21). Without JavaScript each chip is a submit
+// button the server answers by filling a name field; here a tap fills (or, tapped again,
+// empties) the field at once, with no round trip.
+(function () {
+  "use strict";
+  function key(s) { return (s || "").normalize("NFKC").trim().replace(/\s+/g, " ").toLowerCase(); }
+  function chips(box) {
+    var form = box.closest("form");
+    var fields = Array.prototype.slice.call(form.querySelectorAll(".name-input"));
+    var buttons = Array.prototype.slice.call(box.querySelectorAll(".chip"));
+    function mark() {
+      var typed = fields.map(function (f) { return key(f.value); });
+      buttons.forEach(function (b) {
+        b.setAttribute("aria-pressed", typed.indexOf(key(b.value)) >= 0 ? "true" : "false");
+      });
+    }
+    function changed(f) { f.dispatchEvent(new Event("input", { bubbles: true })); mark(); }
+    buttons.forEach(function (b) {
+      b.addEventListener("click", function (ev) {
+        ev.preventDefault();
+        var held = fields.filter(function (f) { return key(f.value) === key(b.value); })[0];
+        if (held) { held.value = ""; changed(held); return; }
+        var empty = fields.filter(function (f) { return f.value.trim() === ""; })[0];
+        if (empty) { empty.value = b.value; changed(empty); }
+      });
+    });
+    fields.forEach(function (f) { f.addEventListener("input", mark); });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("player-chips");
+    if (box) { chips(box); }
+  });
+})();
