@@ -111,7 +111,10 @@ def kept(c: Club, viewer: Viewer, make: Callable[[], str | bytes],
          mimetype: str = "text/html") -> Response:
     """An answer made once per club state, language and URL, with its ETag (304 if the
     browser has it). A page that shows a flash is made fresh and not kept."""
-    key = (request.full_path, lang(), viewer.token or "host")
+    # The path and the one argument a page reads: another query string (a stranger with a
+    # share link trying ?x=1, ?x=2…) is the same page, never one more kept in memory.
+    key = (request.path, season_arg() if viewer.host else None, lang(),
+           viewer.token or "host")
     tag = hashlib.sha256(repr((c.etag(),) + key).encode()).hexdigest()[:32]
     if session.get("_flashes"):
         response = make_response(make())
@@ -388,12 +391,14 @@ def table_page(viewer: Viewer, season_id: int | None) -> ResponseReturnValue:
     except ClubError as err:
         return refused(err)
     records = [(key, label, getattr(board, key)) for key, label in RECORDS]
-    found = [r.game_id for _k, _l, r in records if r is not None] + list(table_.unfinished)
+    found = [r.game_id for _k, _l, r in records if r is not None]
     return kept(c, viewer, lambda: render_template(
         "club/table.html", table=table_, viewer=viewer, season_id=season_id,
         season_name=season_name(c, season_id), seasons=c.seasons() if viewer.host else [],
         records=[(k, str(_(label)), r) for k, label, r in records],
         links=game_links(c, viewer, found), shown=shown, columns=TABLE_COLUMNS,
+        unfinished=source_games(c, viewer, Figure(None, tuple(
+            (g, None) for g in table_.unfinished))),
         src=lambda key: source_url(viewer, f"t{key}", season_id)))
 
 

@@ -18,7 +18,8 @@ HOST_KEY = "test-host-key-0123456789abcdef"
 
 def as_host(client) -> None:
     """Give this browser the host key."""
-    assert client.get(f"/?key={HOST_KEY}", follow_redirects=True).status_code == 200  # the flash shown
+    # Followed: the page that shows the «host key» flash is behind us.
+    assert client.get(f"/?key={HOST_KEY}", follow_redirects=True).status_code == 200
 
 
 def csrf(html: str) -> str:

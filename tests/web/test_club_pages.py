@@ -222,3 +222,16 @@ def test_share_links_are_read_only_and_open_only_their_page(app, client, host):
     token = csrf(share)
     client.post(f"/club/share/replace?kind=player&ref={anya}", data={"csrf_token": token})
     assert stranger.get(player_path).status_code == 404
+
+
+def test_an_unfinished_game_is_listed_apart_and_counts_nowhere(app, client, host):
+    """A host's game without a winner is under «недоигранные партии», not in the table."""
+    from club_games import add, finished_log, seated
+
+    before = text(client.get("/club/table.csv"))
+    with app.app_context():
+        add(get_store(), seated(finished_log(3, 7), ["Аня", "Борис", "Дина"], "2026-11-21",
+                                cut=10))
+    html = text(client.get("/club/table"))
+    assert 'id="unfinished"' in html and "Дина" in html.split('id="unfinished"')[1]
+    assert text(client.get("/club/table.csv")) == before
