@@ -258,3 +258,10 @@ def test_the_player_page_uses_the_words_of_stats_md(app, client, host):
     missing = [w for w in words + ["выше", "ниже", "вровень", "соперник", "личные встречи"]
                if w.lower() not in html]
     assert missing == []
+
+
+def test_share_tokens_stay_out_of_the_logs():
+    """A /s/<token> path is cut from log lines like a game's link."""
+    from scorer.web.app import redacted
+
+    assert redacted("GET /s/abcdefghijklmnopqrstuvwx/table.csv") == "GET /s/<…>/table.csv"
