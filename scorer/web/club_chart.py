@@ -14,10 +14,11 @@ LINE = "#0b62a4"
 
 def rating_svg(steps: Sequence[RatingStep], words: dict[str, str]) -> str:
     """The chart: the shown rating after each rated game, the first MIN_GAMES dashed (the
-    rating is not shown before them); words: "none" (no games) and "games" (x axis)."""
+    rating is not shown before them), from the first game's date to the last's; words:
+    "title", "none" (no games) and "games" (how many, under the axis)."""
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
             f'width="{WIDTH}" height="{HEIGHT}" font-family="sans-serif" font-size="12" '
-            f'role="img">')
+            f'role="img"><title>{escape(words["title"])}</title>')
     if not steps:
         return (f'{head}<text x="{WIDTH // 2}" y="{HEIGHT // 2}" text-anchor="middle" '
                 f'fill="#333">{escape(words["none"])}</text></svg>')
@@ -41,8 +42,11 @@ def rating_svg(steps: Sequence[RatingStep], words: dict[str, str]) -> str:
              f'<text x="{LEFT - 4}" y="{TOP + 10}" text-anchor="end" fill="#333">{high}</text>',
              f'<text x="{LEFT - 4}" y="{HEIGHT - BOTTOM}" text-anchor="end" '
              f'fill="#333">{low}</text>',
+             f'<text x="{LEFT}" y="{HEIGHT - 6}" fill="#333">{escape(steps[0].date)}</text>',
+             f'<text x="{(LEFT + WIDTH - RIGHT) // 2}" y="{HEIGHT - 6}" text-anchor="middle" '
+             f'fill="#333">{escape(words["games"])}</text>',
              f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 6}" text-anchor="end" fill="#333">'
-             f'{len(steps)} {escape(words["games"])}</text>',
+             f'{escape(steps[-1].date)}</text>',
              f'<polyline fill="none" stroke="{LINE}" stroke-width="2" stroke-dasharray="4 3" '
              f'points="{" ".join(early)}"/>']
     if len(late) > 1:

@@ -19,6 +19,7 @@ from flask import Blueprint, Response, abort, make_response, render_template, re
 from flask import url_for as flask_url
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from scorer.club import (
     Club,
@@ -462,7 +463,10 @@ def chart_answer(viewer: Viewer, player_id: int, season_id: int | None) -> Respo
         figures = c.player(player_id, season_id)
     except ClubError:
         abort(404)
-    words = {"none": _("No rated games yet."), "games": _("rated games")}
+    rated = len(figures.rating_steps)
+    words = {"title": str(_("Rating after each rated game")),
+             "none": str(_("No rated games yet.")),
+             "games": str(ngettext("%(num)d rated game", "%(num)d rated games", rated))}
     return kept(c, viewer, lambda: rating_svg(figures.rating_steps, words),
                 "image/svg+xml")
 
