@@ -126,12 +126,20 @@ def test_the_host_pages_and_a_shared_table_fit_a_phone(host_page, club_server):
 
 
 def test_the_small_phone_fits_too(browser, club_server):
-    """At 360×740 the season table and a player's page still fit, targets ≥ 44 px."""
+    """At 360×740 the season table and a player's page still fit, targets ≥ 44 px, with
+    a long name given through the roster's rename form."""
     ctx = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2,
                               is_mobile=True, has_touch=True, locale="ru-RU")
     page = ctx.new_page()
     try:
         page.goto(f"{club_server}/?key={HOST_KEY}")
+        page.goto(f"{club_server}/club")
+        first = page.locator("#roster li").first
+        first.locator("summary").tap()
+        first.locator("input[name=name]").fill("Александра-Мария")
+        first.locator("button").tap()
+        page.wait_for_load_state()
+        assert "Александра-Мария" in page.locator("#roster").inner_text()
         for path in ("/club/table", "/club/players/1", "/new"):
             page.goto(f"{club_server}{path}")
             fits(page, "#player-chips" if path == "/new" else "main")
