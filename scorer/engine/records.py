@@ -481,6 +481,11 @@ def game_to_json(game: Game) -> dict[str, Any]:
     return out
 
 
+def log_with(head: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
+    """A stored head and records as one log, its format the version the records need."""
+    return {**head, "format": log_format(records), "deals": records}
+
+
 def log_format(records: Iterable[Record | dict[str, Any]]) -> str:
     """The version a log is written as: /2 if any record changes agreements, else /1."""
     for record in records:
