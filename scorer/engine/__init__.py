@@ -68,7 +68,8 @@ from scorer.engine.timeline import Timeline
 
 __all__ = [
     "ADJUSTMENT_REASONS", "FORMAT", "FORMAT_2", "FORMATS", "AgreementChange", "changed",
-    "current_agreements", "log_format", "log_with", "MAX_DEALS", "MAX_NAME", "checked_parts", "load_game",
+    "current_agreements", "log_format", "log_with", "MAX_DEALS", "MAX_NAME", "checked_parts",
+    "load_game",
     "MAX_LOG_BYTES", "MAX_NOTES", "MAX_PLACE", "MAX_REASON", "MAX_TITLE", "name_key",
     "check_date", "check_name",
     "end_totals",

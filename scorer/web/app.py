@@ -190,7 +190,7 @@ def guard_writes() -> None:
 
 def register_blueprints(app: Flask) -> None:
     """Attach one blueprint per feature."""
-    from scorer.web import compare, errors, game, games, rules, site, storage, view
+    from scorer.web import compare, errors, game, games, rule_change, rules, site, storage, view
 
     app.register_blueprint(site.bp)
     app.register_blueprint(games.bp)
@@ -198,5 +198,6 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(view.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(compare.bp)
+    app.register_blueprint(rule_change.bp)
     errors.init_app(app)
     storage.init_app(app)

@@ -235,6 +235,9 @@ def show_deal(row: GameRow, slot_id: int | None) -> ResponseReturnValue:
     else:
         record = loaded.slots.live[live_index(loaded, slot_id)].record
         assert record is not None  # a live slot holds a record
+        if record.get("type") == "agreements":  # edited on its own form
+            return redirect(url_for("rule_change.change_form", token=row.edit_token,
+                                    slot=slot_id))
         entry = deal_input.from_record(setup, record)
     return show_form(loaded, setup, entry, slot_id)
 
