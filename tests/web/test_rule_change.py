@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html as html_lib
+import io
 import json
 import re
 from urllib.parse import urlencode
@@ -184,3 +185,27 @@ def test_export_carries_the_change_record(client, game, app):
     log = json.loads(client.get(f"/g/{game.edit_token}/export.json").get_data())
     assert log["format"] == "thousand-game/2"
     assert log["deals"][-1] == {"type": "agreements", "changes": {"penalty": 100}}
+
+
+def test_import_of_a_version_2_file_keeps_the_change_and_exports_it_back(client, app):
+    """A /2 log imports through the web form, shows the row, and exports unchanged."""
+    log = {**HEAD, "format": "thousand-game/2",
+           "deals": [*DEALS, {"type": "agreements", "changes": {"penalty": 100}},
+                     {"type": "redeal"}]}
+    home = client.get("/").get_data(as_text=True)
+    answer = client.post("/import", data={
+        "csrf_token": csrf_of(home),
+        "file": (io.BytesIO(json.dumps(log, ensure_ascii=False).encode()), "g.json")},
+        content_type="multipart/form-data")
+    assert answer.status_code == 302
+    token = re.search(r"/g/([^/]+)", answer.headers["Location"]).group(1)
+    assert "договорённости изменены" in scores(client, token)
+    back = json.loads(client.get(f"/g/{token}/export.json").get_data())
+    assert back["format"] == "thousand-game/2"
+    assert back["deals"][2] == {"type": "agreements", "changes": {"penalty": 100}}
+    wrong = {**log, "format": "thousand-game/1"}
+    refused = client.post("/import", data={
+        "csrf_token": csrf_of(home),
+        "file": (io.BytesIO(json.dumps(wrong).encode()), "g.json")},
+        content_type="multipart/form-data")
+    assert refused.status_code == 422 and "thousand-game/2" in refused.get_data(as_text=True)
