@@ -264,12 +264,13 @@ def stale(row: GameRow) -> ResponseReturnValue:
     return render_template("game/rule_change_refused.html", row=row, message=message), 409
 
 
-@bp.post("/<token>/agreements/undo/<int:rev>")
-def undo(token: str, rev: int) -> ResponseReturnValue:
+@bp.post("/<token>/agreements/undo")
+def undo(token: str) -> ResponseReturnValue:
     """Put back the set a change from the start replaced (only the newest change)."""
     row, loaded = loaded_game(token)
     if not ConfirmForm().validate_on_submit():
         abort(400)
+    rev = request.form.get("rev", type=int)
     found = get_store().agreement_history(row.id)
     if not found or found[-1]["rev"] != rev:
         return stale(row)

@@ -135,8 +135,8 @@ def test_from_the_start_is_a_revision_shown_in_history_and_undone(client, game, 
     form = client.get(f"/g/{game.edit_token}/agreements?when=start").get_data(as_text=True)
     assert 'id="rule-history"' in form and "Аня" in form
     rev = re.search(r'id="undo-(\d+)"', form).group(1)
-    answer = client.post(f"/g/{game.edit_token}/agreements/undo/{rev}",
-                         data={"csrf_token": csrf_of(form),
+    answer = client.post(f"/g/{game.edit_token}/agreements/undo",
+                         data={"csrf_token": csrf_of(form), "rev": rev,
                                "version": str(st.version(game.id))})
     assert answer.status_code == 302
     assert st.stored(game.id).head["agreements"]["overrides"] == {}
