@@ -36,6 +36,7 @@ from scorer.engine.records import (
     Raspis,
     Record,
     game_to_json,
+    log_with,
     parse_game,
 )
 from scorer.engine.validation import validate
@@ -242,7 +243,7 @@ def checked_parts(data: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 def end_totals(head: dict[str, Any], records: list[dict[str, Any]]
                ) -> tuple[int | None, list[int]]:
     """(winner seat or None, end scores) of a checked log's head and records."""
-    protocol = replay(parse_game({**head, "deals": records}))
+    protocol = replay(parse_game(log_with(head, records)))
     return protocol.winner, list(protocol.score)
 
 

@@ -91,6 +91,8 @@ def test_from_the_next_deal_shows_the_comparison_then_adds_a_row(client, game, a
     assert "договорённости изменены" in text and "→" in text
     view = client.get(f"/v/{game.view_token}").get_data(as_text=True)
     assert "договорённости изменены" in view
+    why = client.get(f"/v/{game.view_token}/why/3")
+    assert why.status_code == 200 and "ничего не записывается" in why.get_data(as_text=True)
     st.db.close()
 
 
