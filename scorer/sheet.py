@@ -57,6 +57,7 @@ WORDS = {
     "made": N_("made"),
     "failed": N_("failed"),
     "redeal": N_("redeal"),
+    "agreements": N_("agreements changed"),
     "notes": N_("Notes"),
     "played": N_("In the sheet"),
     "why_cut": N_("The last {n} deals are explained; the rest are on the game page."),
@@ -133,6 +134,8 @@ def _row_view(game: Game, row: Row, lang: str) -> dict[str, Any]:
         record = game.deals[row.n - 1]
         assert isinstance(record, Adjustment)  # an adjustment row comes from one
         view["span"] = f"{names[record.player]}: {word(record.reason, lang)}"
+    elif row.type == "agreements":
+        view["span"] = change_text(row, t["agreements"], lang)
     elif row.result == "raspis":
         view["result"] = marks.letters(lang)["raspis"]
     elif row.result in ("made", "failed"):
@@ -142,13 +145,21 @@ def _row_view(game: Game, row: Row, lang: str) -> dict[str, Any]:
             view["cells"].append({"delta": "", "total": "", "marks": ""})
             continue
         # An adjustment concerns one player: the others' zero would only add noise.
-        quiet = row.type == "adjustment" and row.delta[seat] == 0
+        quiet = row.type in ("adjustment", "agreements") and row.delta[seat] == 0
         view["cells"].append({
             "delta": "" if quiet else signed(row.delta[seat]),
             "total": number(row.score[seat]),
             "marks": marks.seat_marks(row, seat, lang, seats),
         })
     return view
+
+
+def change_text(row: Row, heading: str, lang: str) -> str:
+    """«договорённости изменены: Title: from → to; …» for an agreements row."""
+    specs = catalog().agreements
+    parts = [f"{specs[id].title[lang]}: {specs[id].value_text(old, lang)} → "
+             f"{specs[id].value_text(new, lang)}" for id, old, new in row.changes]
+    return f"{heading}: {'; '.join(parts)}"
 
 
 def protocol_rows(game: Game, protocol: Protocol, lang: str) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from scorer.engine import MAX_DEALS, name_key
+from scorer.engine import MAX_DEALS, log_with, name_key
 
 # Writers in this process queue here first: SQLite's own busy handler sleeps with
 # growing back-off, which turns a short wait into a long tail under concurrent posts.
@@ -165,6 +165,17 @@ def m009_club_seasons_and_shares(db: Database) -> None:
     db.execute("create table club_shares (token text primary key, kind text not null,"
                " ref integer, created text not null)")
     db.execute("create unique index club_shares_ref on club_shares (kind, ref)")
+
+
+@migrations()
+def m010_agreement_revisions(db: Database) -> None:
+    """Changes of a game's whole agreement set (from the start): who, when, from what to
+    what; an undo is one more change, back to what was before."""
+    db.execute("create table agreement_revisions (id integer primary key, game_id integer"
+               " not null references games(id), rev integer not null, before text not null,"
+               " after text not null, note text not null, who text, created text not null)")
+    db.execute("create unique index agreement_revisions_rev on agreement_revisions"
+               " (game_id, rev)")
 
 
 def link_host_games(db: Database) -> int:
@@ -533,6 +544,7 @@ class Store:
                             "delete from seat_links where game_id = ?",
                             "delete from club_games where game_id = ?",
                             "delete from club_summaries where game_id = ?",
+                            "delete from agreement_revisions where game_id = ?",
                             "delete from games where id = ?"):
                     self.db.execute(sql, [game_id])
         if ids:
@@ -604,7 +616,7 @@ class Store:
 
     def log(self, game_id: int) -> JsonDict:
         """The stored game as a docs/GAME-FORMAT.md log: its head and live records."""
-        return {**self.stored(game_id).head, "deals": self.records(game_id)}
+        return log_with(self.stored(game_id).head, self.records(game_id))
 
     def records(self, game_id: int) -> list[JsonDict]:
         """The game's live deal records in order (deleted ones left out)."""
@@ -677,6 +689,35 @@ class Store:
             "select coalesce(max(rev), 0) from revisions where deal_id = ?", [deal_id]
         ).fetchone()[0]
         self._insert_revision(deal_id, top + 1, record, note, stamp)
+
+    # -- the agreement set -----------------------------------------------------
+
+    def change_agreements(self, game_id: int, agreements: JsonDict, note: str,
+                          who: str | None = None, based_on: int | None = None) -> int:
+        """Put a new agreement set in the game's head (``note``: "change" or "undo"),
+        keeping the old one as a revision; return the game's new version."""
+        stamp = now()
+        with self.atomic():
+            version = self._touch(game_id, stamp, based_on)
+            head = self.stored(game_id).head
+            top = self.db.execute("select coalesce(max(rev), 0) from agreement_revisions"
+                                  " where game_id = ?", [game_id]).fetchone()[0]
+            self.db.execute(
+                "insert into agreement_revisions (game_id, rev, before, after, note, who,"
+                " created) values (?, ?, ?, ?, ?, ?, ?)",
+                [game_id, top + 1, json.dumps(head.get("agreements") or {}, ensure_ascii=False),
+                 json.dumps(agreements, ensure_ascii=False), note, who, stamp])
+            self.db.execute("update games set head = ? where id = ?",
+                            [json.dumps({**head, "agreements": agreements},
+                                        ensure_ascii=False), game_id])
+            return version
+
+    def agreement_history(self, game_id: int) -> list[JsonDict]:
+        """The game's changes of its whole agreement set, oldest first."""
+        rows = self._query("select rev, before, after, note, who, created from"
+                           " agreement_revisions where game_id = ? order by rev", [game_id])
+        return [{**r, "before": json.loads(r["before"]), "after": json.loads(r["after"])}
+                for r in rows]
 
     def add_deal(self, game_id: int, record: JsonDict, based_on: int | None = None) -> int:
         """Append a deal record (in the caller's writing() or alone); return the game's new

@@ -36,7 +36,7 @@ from scorer.club.league import (
 )
 from scorer.club.ratings import Rating
 from scorer.club.roster import ClubError, Roster, bump
-from scorer.engine import RuleError, check_date, parse_game, replay
+from scorer.engine import RuleError, check_date, log_with, parse_game, replay
 from scorer.engine.texts import N_
 
 T = TypeVar("T")
@@ -432,7 +432,7 @@ def summary_from(row: store.GameRow, records: list[dict[str, Any]], ended: str) 
     replay), with the date it counts on and when it ended."""
     date = str(row.head.get("date") or row.created[:10])
     try:
-        game = parse_game({**row.head, "deals": records})
+        game = parse_game(log_with(row.head, records))
         summary = summarize(game, replay(game))
     except (RuleError, ValueError, TypeError, KeyError):
         return {"shape": SHAPE, "broken": True, "date": date, "ended": ended}

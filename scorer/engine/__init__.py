@@ -28,11 +28,14 @@ from scorer.engine.protocol import BarrelSeat, Event, NextDeal, Protocol, Reason
 from scorer.engine.records import (
     ADJUSTMENT_REASONS,
     FORMAT,
+    FORMAT_2,
+    FORMATS,
     MARRIAGES,
     MAX_DEALS,
     MAX_LOG_BYTES,
     SUITS,
     Adjustment,
+    AgreementChange,
     Game,
     Play,
     Prikup,
@@ -41,6 +44,8 @@ from scorer.engine.records import (
     Redeal,
     game_to_json,
     load_game,
+    log_format,
+    log_with,
     parse_game,
     parse_record,
     record_to_json,
@@ -48,7 +53,9 @@ from scorer.engine.records import (
 from scorer.engine.scoring import (
     ReplayState,
     advance,
+    changed,
     checked_parts,
+    current_agreements,
     end_totals,
     marriage_value,
     raspis_payout,
@@ -60,7 +67,9 @@ from scorer.engine.scoring import (
 from scorer.engine.timeline import Timeline
 
 __all__ = [
-    "ADJUSTMENT_REASONS", "FORMAT", "MAX_DEALS", "MAX_NAME", "checked_parts", "load_game",
+    "ADJUSTMENT_REASONS", "FORMAT", "FORMAT_2", "FORMATS", "AgreementChange", "changed",
+    "current_agreements", "log_format", "log_with", "MAX_DEALS", "MAX_NAME", "checked_parts",
+    "load_game",
     "MAX_LOG_BYTES", "MAX_NOTES", "MAX_PLACE", "MAX_REASON", "MAX_TITLE", "name_key",
     "check_date", "check_name",
     "end_totals",

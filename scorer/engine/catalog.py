@@ -26,7 +26,7 @@ LANGS = ("ru", "en")
 CLASSIC = "classic"
 
 _REQUIRED = ("group", "type", "enforced", "title_ru", "title_en", "explain_ru", "explain_en")
-_OPTIONAL = ("default", "min", "max", "values", "suggest", "labels")
+_OPTIONAL = ("default", "min", "max", "values", "suggest", "labels", "changeable_mid_game")
 _PRESET_KEYS = ("title_ru", "title_en", "description_ru", "description_en", "values")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _PRESET_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -71,6 +71,8 @@ class Spec:
     title: dict[str, str]
     explain: dict[str, str]
     labels: dict[Any, dict[str, str]]
+    # Whether an "agreements" record may change it in a running game (docs/RULES.md §11).
+    changeable: bool = True
 
     def expected(self) -> str:
         """What a valid value looks like, worded the same in every language."""
@@ -338,12 +340,15 @@ def _load_spec(path: Path, id: str, raw: Any, groups: dict[str, Group]) -> Spec:
         raise CatalogError(path, where, f"unknown group {raw['group']!r}")
     if not isinstance(raw["enforced"], bool):
         raise CatalogError(path, where, "enforced must be true or false")
+    if not isinstance(raw.get("changeable_mid_game", True), bool):
+        raise CatalogError(path, where, "changeable_mid_game must be true or false")
     bounds = _bounds(path, where, kind, raw)
     values = _values(path, where, kind, raw.get("values"))
     spec = Spec(id=id, group=raw["group"], type=kind, default=raw.get("default"),
                 values=values, min=bounds[0], max=bounds[1], suggest=(),
                 enforced=raw["enforced"], title=_texts(path, where, raw, "title"),
-                explain=_texts(path, where, raw, "explain"), labels={})
+                explain=_texts(path, where, raw, "explain"), labels={},
+                changeable=raw.get("changeable_mid_game", True))
     _check_default(path, where, spec, raw)
     suggest = raw.get("suggest", [])
     if not isinstance(suggest, list) or any(not spec.accepts(v) for v in suggest):

@@ -10,7 +10,7 @@ from scorer.engine.texts import N_, Text, tr
 PROTOCOL_FORMAT = "thousand-protocol/1"
 
 # The closed sets of the protocol (tests/engine/test_types.py keeps them in step).
-RowType = Literal["play", "raspis", "redeal", "adjustment"]
+RowType = Literal["play", "raspis", "redeal", "adjustment", "agreements"]
 RowResult = Literal["made", "failed", "raspis"]
 EventKind = Literal["bolt", "bolt_penalty", "raspis_penalty", "barrel_enter", "barrel_leave",
                     "barrel_fall", "three_falls_zero", "samosval", "win", "golden_reset",
@@ -23,7 +23,7 @@ ReasonCode = Literal[
     "bolt_double", "bolt_run", "bolt_penalty", "barrel_leave", "barrel_attempt",
     "barrel_attempt_unlimited", "fall_attempts", "fall_push_off", "fall_simultaneous",
     "three_falls", "samosval", "win", "barrel_enter", "barrel_clamp", "golden_reset",
-    "golden_replay", "adjustment", "redeal",
+    "golden_replay", "adjustment", "redeal", "agreements", "barrel_off",
 ]
 
 SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠", "ace": "A"}
@@ -72,6 +72,8 @@ REASON_TEXTS: dict[str, Text] = {
     "golden_replay": Text(N_("no golden contract made: another golden round"), "golden_on_fail"),
     "adjustment": Text(N_("{reason}: {amount}")),
     "redeal": Text(N_("redeal: nothing scored")),
+    "agreements": Text(N_("agreements changed: nothing scored")),
+    "barrel_off": Text(N_("the barrel is switched off: off the barrel"), "barrel"),
 }
 
 # Short words put inside reasons (``why``, ``rule``, ``reason`` params), also the labels of
@@ -169,6 +171,8 @@ class Row(NamedTuple):
     events: tuple[Event, ...]
     why: tuple[tuple[Reason, ...], ...]
     barrel: tuple[BarrelSeat, ...] = ()  # who sits on the barrel after this row
+    # An "agreements" row: (agreement id, value before, value after) of each change.
+    changes: tuple[tuple[str, Any, Any], ...] = ()
 
     def why_text(self, lang: str = "en") -> list[list[str]]:
         """Every seat's reasons, worded in ``lang``."""
@@ -176,12 +180,16 @@ class Row(NamedTuple):
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
         """The row as docs/GAME-FORMAT.md writes it."""
-        return {"n": self.n, "type": self.type, "dealer": self.dealer,
-                "declarer": self.declarer, "contract": self.contract,
-                "golden": self.golden, "dark": self.dark, "result": self.result,
-                "delta": list(self.delta), "score": list(self.score),
-                "events": [e.to_json() for e in self.events],
-                "why": self.why_text(lang)}
+        out = {"n": self.n, "type": self.type, "dealer": self.dealer,
+               "declarer": self.declarer, "contract": self.contract,
+               "golden": self.golden, "dark": self.dark, "result": self.result,
+               "delta": list(self.delta), "score": list(self.score),
+               "events": [e.to_json() for e in self.events],
+               "why": self.why_text(lang)}
+        if self.changes:
+            out["changes"] = [{"id": id, "from": old, "to": new}
+                              for id, old, new in self.changes]
+        return out
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Deal records and game logs (``thousand-game/1``): typed data and its JSON shape.
+"""Deal records and game logs (``thousand-game/1`` and ``/2``): typed data and its JSON shape.
 
 Parsing here checks only the *shape* of the data (types, seat numbers). Whether a
 record is allowed by the rules depends on the state of the game and is checked by
@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from scorer.engine.catalog import Agreements, resolve_agreements
+from scorer.engine.catalog import Agreements, catalog, resolve_agreements
 from scorer.engine.errors import RuleError
 from scorer.engine.names import (
     MAX_NAME,
@@ -23,7 +23,11 @@ from scorer.engine.names import (
     name_key,
 )
 
+# A log is written as /1 unless it holds an "agreements" record, which /1 readers do not
+# know; both are read (docs/GAME-FORMAT.md, "Versions").
 FORMAT = "thousand-game/1"
+FORMAT_2 = "thousand-game/2"
+FORMATS = (FORMAT, FORMAT_2)
 SUITS = ("hearts", "diamonds", "clubs", "spades")
 HALF_SUITS = tuple(f"half_{s}" for s in SUITS)
 MARRIAGES = (*SUITS, "ace", *HALF_SUITS)
@@ -85,7 +89,15 @@ class Adjustment:
     type: Literal["adjustment"] = "adjustment"
 
 
-Record = Play | Raspis | Redeal | Adjustment
+@dataclass(frozen=True)
+class AgreementChange:
+    """The table changed agreements; they apply from the next record on (RULES.md §11)."""
+
+    changes: tuple[tuple[str, Any], ...]  # (agreement id, new value), in catalog order
+    type: Literal["agreements"] = "agreements"
+
+
+Record = Play | Raspis | Redeal | Adjustment | AgreementChange
 
 
 @dataclass(frozen=True)
@@ -248,8 +260,29 @@ def _adjustment(data: dict[str, Any], deal: int, players: int) -> Adjustment:
     return Adjustment(player=player, amount=amount, reason=reason)
 
 
+def _agreement_change(data: dict[str, Any], deal: int, players: int) -> AgreementChange:
+    """An ``agreements`` record: known, changeable agreements with valid values."""
+    changes = _required(data, "changes", deal)
+    if not isinstance(changes, dict) or not changes:
+        raise RuleError(deal, "changes", "type", expected="{id: value}")
+    cat = catalog()
+    for id, value in changes.items():
+        spec = cat.agreements.get(id)
+        if spec is None:
+            raise RuleError(deal, "changes", "agreements.unknown", id=id)
+        if not spec.changeable:
+            raise RuleError(deal, "changes", "agreements.fixed", agreement=id, id=id)
+        if not spec.accepts(value):
+            raise RuleError(deal, "changes", "agreements.value", agreement=id, id=id,
+                            expected=spec.expected(), got=value)
+    order = list(cat.agreements)
+    return AgreementChange(changes=tuple(sorted(changes.items(),
+                                                key=lambda item: order.index(item[0]))))
+
+
 _PARSERS: dict[str, Callable[[dict[str, Any], int, int], Record]] = {
-    "play": _play, "raspis": _raspis, "redeal": _redeal, "adjustment": _adjustment}
+    "play": _play, "raspis": _raspis, "redeal": _redeal, "adjustment": _adjustment,
+    "agreements": _agreement_change}
 
 
 def parse_record(data: Any, deal: int, players: int) -> Record:
@@ -275,6 +308,8 @@ def record_to_json(record: Record) -> dict[str, Any]:
         out = {"type": "raspis", "declarer": record.declarer, "contract": record.contract}
     elif isinstance(record, Redeal):
         return {"type": "redeal"} | ({"reason": record.reason} if record.reason else {})
+    elif isinstance(record, AgreementChange):
+        return {"type": "agreements", "changes": dict(record.changes)}
     else:
         return {"type": "adjustment", "player": record.player, "amount": record.amount,
                 "reason": record.reason}
@@ -398,7 +433,8 @@ def parse_game(data: Any) -> Game:
     """Turn a ``thousand-game/1`` document into a typed Game (shape checks only)."""
     if not isinstance(data, dict):
         raise RuleError(None, "format", "type", expected="a JSON object")
-    if data.get("format", FORMAT) != FORMAT:
+    version = data.get("format", FORMAT)
+    if version not in FORMATS:
         raise RuleError(None, "format", "format")
     for key in data:
         if key not in GAME_KEYS:
@@ -415,6 +451,10 @@ def parse_game(data: Any) -> Game:
     if len(raw) > MAX_DEALS:
         raise RuleError(None, "deals", "deals.limit", max=MAX_DEALS)
     deals = tuple(parse_record(d, i, len(players)) for i, d in enumerate(raw, 1))
+    if version == FORMAT:
+        for number, record in enumerate(deals, 1):
+            if isinstance(record, AgreementChange):
+                raise RuleError(number, "type", "format.version")
     meta = {}
     for key in META_KEYS:
         if data.get(key) is not None and not isinstance(data[key], str):
@@ -428,8 +468,8 @@ def parse_game(data: Any) -> Game:
 
 
 def game_to_json(game: Game) -> dict[str, Any]:
-    """The ``thousand-game/1`` document of a game; round-trips with :func:`parse_game`."""
-    out: dict[str, Any] = {"format": FORMAT}
+    """The game's document (/2 only with an agreements record); round-trips with parse_game."""
+    out: dict[str, Any] = {"format": log_format(game.deals)}
     for key in META_KEYS:
         if getattr(game, key) is not None:
             out[key] = getattr(game, key)
@@ -439,3 +479,17 @@ def game_to_json(game: Game) -> dict[str, Any]:
     out["first_dealer"] = game.first_dealer
     out["deals"] = [record_to_json(r) for r in game.deals]
     return out
+
+
+def log_with(head: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
+    """A stored head and records as one log, its format the version the records need."""
+    return {**head, "format": log_format(records), "deals": records}
+
+
+def log_format(records: Iterable[Record | dict[str, Any]]) -> str:
+    """The version a log is written as: /2 if any record changes agreements, else /1."""
+    for record in records:
+        kind = record.get("type") if isinstance(record, dict) else record.type
+        if kind == "agreements":
+            return FORMAT_2
+    return FORMAT

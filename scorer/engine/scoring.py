@@ -14,7 +14,8 @@ from types import MappingProxyType
 from typing import Any, Literal, cast
 
 from scorer.engine import barrel
-from scorer.engine.catalog import Agreements
+from scorer.engine.catalog import Agreements, resolve_agreements
+from scorer.engine.errors import RuleError
 from scorer.engine.protocol import (
     SUIT_SIGNS,
     Event,
@@ -29,11 +30,13 @@ from scorer.engine.protocol import (
 from scorer.engine.records import (
     MARRIAGES,
     Adjustment,
+    AgreementChange,
     Game,
     Play,
     Raspis,
     Record,
     game_to_json,
+    log_with,
     parse_game,
 )
 from scorer.engine.validation import validate
@@ -169,6 +172,8 @@ class ReplayState:
     barrel: tuple[tuple[int, int], ...]  # (seat, attempts used), by seat
     # The agreements as a plain dict (read hundreds of times per deal); never mutated.
     ag: Mapping[str, Any] = field(compare=False, repr=False, default_factory=dict)
+    # The game's own set, before any "agreements" record (``agreements`` is the one in force).
+    opening: Agreements | None = field(compare=False, repr=False, default=None)
 
     @property
     def deals(self) -> int:
@@ -185,14 +190,14 @@ def start(game: Game) -> ReplayState:
     ag = dict(game.agreements)
     n = len(game.players)
     st = State(players=n, dealer=game.first_dealer, golden_left=n if ag["golden"] else 0)
-    return _snapshot(st, game.players, game.agreements, ag, ())
+    return _snapshot(st, game.players, game.agreements, ag, (), game.agreements)
 
 
 def advance(state: ReplayState, record: Record) -> ReplayState:
     """Validate and score one more record; a refused record raises RuleError."""
     st = _thaw(state)
-    row = _row(Scoring(st, state.ag), record, len(state.rows) + 1)
-    return _snapshot(st, state.players, state.agreements, state.ag, (*state.rows, row))
+    rows, agreements, ag = _walk(st, state.agreements, state.ag, (record,), len(state.rows))
+    return _snapshot(st, state.players, agreements, ag, (*state.rows, *rows), state.opening)
 
 
 def replay_state(game: Game, resume: ReplayState | None = None) -> ReplayState:
@@ -204,14 +209,12 @@ def replay_state(game: Game, resume: ReplayState | None = None) -> ReplayState:
     if resume is None:
         resume = start(game)
     elif (resume.players != game.players or len(resume.rows) > len(game.deals)
-          or resume.ag != dict(game.agreements)):
+          or dict(resume.opening or resume.agreements) != dict(game.agreements)):
         raise ValueError("the state to resume from belongs to another game")
     st = _thaw(resume)
     first = len(resume.rows)
-    scoring = Scoring(st, resume.ag)  # private to this walk: one for every record
-    rows = [_row(scoring, record, number)
-            for number, record in enumerate(game.deals[first:], first + 1)]
-    return _snapshot(st, resume.players, resume.agreements, resume.ag, (*resume.rows, *rows))
+    rows, agreements, ag = _walk(st, resume.agreements, resume.ag, game.deals[first:], first)
+    return _snapshot(st, resume.players, agreements, ag, (*resume.rows, *rows), resume.opening)
 
 
 def replay(game: Game, resume: ReplayState | None = None) -> Protocol:
@@ -219,10 +222,8 @@ def replay(game: Game, resume: ReplayState | None = None) -> Protocol:
     if resume is None:
         # The common case, kept free of the snapshot's copies.
         st = start(game)
-        ag = st.ag
         state = _thaw(st)
-        scoring = Scoring(state, ag)  # private to this walk: one for every record
-        rows = [_row(scoring, record, number) for number, record in enumerate(game.deals, 1)]
+        rows, _, ag = _walk(state, game.agreements, st.ag, game.deals, 0)
         return _protocol(game.players, state, tuple(rows), ag)
     return replay_state(game, resume).protocol()
 
@@ -242,7 +243,7 @@ def checked_parts(data: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 def end_totals(head: dict[str, Any], records: list[dict[str, Any]]
                ) -> tuple[int | None, list[int]]:
     """(winner seat or None, end scores) of a checked log's head and records."""
-    protocol = replay(parse_game({**head, "deals": records}))
+    protocol = replay(parse_game(log_with(head, records)))
     return protocol.winner, list(protocol.score)
 
 
@@ -257,17 +258,70 @@ def _thaw(state: ReplayState) -> State:
 
 
 def _snapshot(st: State, players: tuple[str, ...], agreements: Agreements,
-              ag: Mapping[str, Any], rows: tuple[Row, ...]) -> ReplayState:
+              ag: Mapping[str, Any], rows: tuple[Row, ...],
+              opening: Agreements | None) -> ReplayState:
     """Freeze the running state into a ReplayState."""
     return ReplayState(players=players, agreements=agreements, rows=rows, dealer=st.dealer,
                        golden_left=st.golden_left, golden_made=st.golden_made,
                        winner=st.winner, score=tuple(st.score), bolts=tuple(st.bolts),
                        falls=tuple(st.falls), raspis=tuple(st.raspis),
-                       barrel=tuple(sorted(st.barrel.items())), ag=ag)
+                       barrel=tuple(sorted(st.barrel.items())), ag=ag, opening=opening)
 
 
 # A tuple, not ``Play | Raspis``: the union would be built again on every record.
 _SCORED = (Play, Raspis)
+
+
+def _walk(st: State, agreements: Agreements, ag: Mapping[str, Any],
+          records: tuple[Record, ...], done: int
+          ) -> tuple[list[Row], Agreements, Mapping[str, Any]]:
+    """Score ``records`` (numbered after ``done``); returns the rows and the set in force."""
+    scoring = Scoring(st, ag)  # private to this walk; a new one after each change of set
+    rows = []
+    for number, record in enumerate(records, done + 1):
+        if type(record) is AgreementChange:
+            agreements, row = _change(st, agreements, record, number)
+            ag = dict(agreements)
+            scoring = Scoring(st, ag)
+        else:
+            row = _row(scoring, record, number)
+        rows.append(row)
+    return rows, agreements, ag
+
+
+def current_agreements(game: Game) -> Agreements:
+    """The set in force after the game's last record: its own, with every change applied."""
+    agreements = game.agreements
+    for record in game.deals:
+        if type(record) is AgreementChange:
+            agreements = changed(agreements, record)
+    return agreements
+
+
+def changed(agreements: Agreements, record: AgreementChange) -> Agreements:
+    """``agreements`` with the record's values put in (the preset stays the game's)."""
+    return resolve_agreements(agreements.preset, {**agreements.overrides, **dict(record.changes)})
+
+
+def _change(st: State, agreements: Agreements, record: AgreementChange, number: int
+            ) -> tuple[Agreements, Row]:
+    """RULES.md §11: the new set applies from the next record; the state carries over."""
+    if st.winner is not None:
+        raise RuleError(number, "type", "after_win")
+    new = changed(agreements, record)
+    if new["target"] != agreements["target"] and new["target"] <= max(st.score):
+        raise RuleError(number, "changes", "agreements.target", max=max(st.score))
+    why: list[list[Reason]] = [[_AGREEMENTS] for _ in range(st.players)]
+    if agreements["barrel"] and not new["barrel"]:
+        for seat in sorted(st.barrel):
+            why[seat].append(_BARREL_OFF)  # nobody sits on a barrel that is not played
+        st.barrel.clear()
+    diffs = tuple((id, agreements[id], value) for id, value in record.changes)
+    return new, Row(n=number, type="agreements", dealer=st.dealer, declarer=None,
+                    contract=None, golden=False, dark=False, result=None,
+                    delta=(0,) * st.players, score=tuple(st.score), events=(),
+                    why=tuple(map(tuple, why)),
+                    barrel=barrel.seats(st, new) if st.barrel else (), changes=diffs)
 
 
 def _row(scoring: Scoring, record: Record, number: int) -> Row:
@@ -322,6 +376,8 @@ _NOT_DOUBLED = Reason(code="not_doubled")
 _DARK_FAILED = Reason(code="dark_failed")
 _SITS_OUT = Reason(code="sits_out")
 _REDEAL = Reason(code="redeal")
+_AGREEMENTS = Reason(code="agreements")
+_BARREL_OFF = Reason(code="barrel_off")
 # Card points as the declarer's reasons write them (0-120, rounded or not), made once.
 _POINTS_TEXT = tuple(str(p) for p in range(121))
 _MARRIAGE_REASONS = {suit: Reason(code="marriage", params={"sign": _SIGNS[suit],

@@ -198,6 +198,7 @@ def register_blueprints(app: Flask) -> None:
         errors,
         game,
         games,
+        rule_change,
         rules,
         site,
         storage,
@@ -213,5 +214,6 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(club.bp)
     app.register_blueprint(club_pages.bp)
     app.register_blueprint(club_new.bp)
+    app.register_blueprint(rule_change.bp)
     errors.init_app(app)
     storage.init_app(app)

@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 
-from scorer.engine import ADJUSTMENT_REASONS, SUITS, RuleError, catalog
+from scorer.engine import ADJUSTMENT_REASONS, SUITS, RuleError, catalog, current_agreements
 
 SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠", "ace": "A",
               "half_hearts": "½♥", "half_diamonds": "½♦", "half_clubs": "½♣",
@@ -95,9 +95,11 @@ class Setup:
         return list(range(quick[-1] + self.bid_step, self.max_contract + 1, self.bid_step))
 
 
-def setup_for(game: Any, nxt: Any, dealer: int | None = None) -> Setup:
-    """The form setup from the game's agreements and the engine's next-deal state."""
-    ag = game.agreements
+def setup_for(game: Any, nxt: Any, dealer: int | None = None, before: int | None = None
+              ) -> Setup:
+    """The form setup from the agreements in force before record ``before`` (default: after
+    the last) and the engine's next-deal state."""
+    ag = current_agreements(game if before is None else game.with_deals(game.deals[:before]))
     n = len(game.players)
     if nxt is not None:
         dealer, golden, forced, active = nxt.dealer, nxt.golden, nxt.forced_declarer, nxt.active

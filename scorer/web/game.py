@@ -98,10 +98,11 @@ def setup_of(loaded: Loaded, slot_id: int | None = None) -> deal_input.Setup:
     """The form setup for the next deal, or for the deal being edited."""
     if slot_id is None:
         return deal_input.setup_for(loaded.game, loaded.protocol.next)
-    nxt = loaded.timeline.before(live_index(loaded, slot_id)).next
+    index = live_index(loaded, slot_id)
+    nxt = loaded.timeline.before(index).next
     if nxt is None:  # editing the winning deal: the state before it still has a next
         abort(409)
-    return deal_input.setup_for(loaded.game, nxt)
+    return deal_input.setup_for(loaded.game, nxt, before=index)
 
 
 def live_index(loaded: Version, slot_id: int) -> int:
@@ -234,6 +235,9 @@ def show_deal(row: GameRow, slot_id: int | None) -> ResponseReturnValue:
     else:
         record = loaded.slots.live[live_index(loaded, slot_id)].record
         assert record is not None  # a live slot holds a record
+        if record.get("type") == "agreements":  # edited on its own form
+            return redirect(url_for("rule_change.change_form", token=row.edit_token,
+                                    slot=slot_id))
         entry = deal_input.from_record(setup, record)
     return show_form(loaded, setup, entry, slot_id)
 

@@ -75,6 +75,8 @@ class ShownRow:
     row_marks: str
     result: str
     cells: list[Cell] = field(default_factory=list)
+    # An "agreements" row: (title, from, to) of each changed agreement, worded.
+    changes: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def result_text(row: Any, m: dict[str, str], words: dict[str, str]) -> str:
@@ -102,7 +104,15 @@ class Words:
 def words() -> Words:
     """The current language's row words."""
     code = lang()
-    return Words(code, marks.letters(code), {"redeal": _("redeal"), "adjustment": _("adjustment")})
+    return Words(code, marks.letters(code), {"redeal": _("redeal"), "adjustment": _("adjustment"),
+                                             "agreements": _("agreements changed")})
+
+
+def change_texts(row: Any, code: str) -> list[tuple[str, str, str]]:
+    """(title, from, to) of each agreement an "agreements" row changed, in ``code``."""
+    specs = catalog().agreements
+    return [(specs[id].title[code], specs[id].value_text(old, code),
+             specs[id].value_text(new, code)) for id, old, new in row.changes]
 
 
 def shown_row(protocol: Any, i: int, slot_id: int | None = None) -> ShownRow:
@@ -117,6 +127,7 @@ def row_view(row: Any, seats: int, slot_id: int | None, said: Words) -> ShownRow
         n=row.n, slot_id=slot_id, kind=row.type, dealer=row.dealer, declarer=row.declarer,
         contract=row.contract, row_marks=" ".join(marks.row_marks(row, code)),
         result=result_text(row, said.letters, said.results),
+        changes=change_texts(row, code) if row.changes else [],
     )
     for seat in range(seats):
         shown.cells.append(Cell(

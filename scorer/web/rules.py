@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 from flask.typing import ResponseReturnValue
 
-from scorer.engine import catalog
+from scorer.engine import catalog, current_agreements
 from scorer.web import access, agreement_form
 from scorer.web.agreement_form import label_of, loc
 from scorer.web.versions import Broken, load
@@ -19,7 +19,7 @@ def sheet(token: str, editable: bool) -> ResponseReturnValue:
     loaded = load(row)
     if isinstance(loaded, Broken):
         return render_template("game/broken.html", row=row, error=loaded.error), 409
-    agreements = loaded.game.agreements
+    agreements = current_agreements(loaded.game)  # the set in force now (RULES.md §11)
     differ = agreements.differences("classic")
     groups = []
     for group, fields in agreement_form.groups(dict(agreements)):

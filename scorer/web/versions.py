@@ -19,7 +19,7 @@ from typing import Any
 from flask import Flask, current_app
 from markupsafe import Markup
 
-from scorer.engine import Game, Protocol, RuleError, Timeline, parse_game
+from scorer.engine import Game, Protocol, RuleError, Timeline, log_with, parse_game
 from scorer.store import DealSlot, GameRow, JsonDict
 from scorer.web.db import get_store
 from scorer.web.lru import Lru
@@ -124,7 +124,7 @@ def versions() -> Lru[VersionKey, Version]:
 
 def log_of(row: GameRow, records: list[JsonDict]) -> dict[str, Any]:
     """The GAME-FORMAT document for a stored game and a list of records."""
-    return {**row.head, "deals": records}
+    return log_with(row.head, records)
 
 
 def made(row: GameRow, generation: str, version: int, slots: Slots) -> Version:

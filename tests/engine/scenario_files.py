@@ -11,7 +11,7 @@ from scorer.engine import RuleError, parse_game, replay
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 AREAS = ("rounding", "declarer", "raspis", "bolts", "barrel", "samosval", "golden", "dark",
-         "four_players", "two_players", "validation", "events", "adjustments")
+         "four_players", "two_players", "validation", "events", "adjustments", "rule_change")
 KEYS = {"description", "game", "expect", "error", "toggle", "rule"}
 
 

@@ -11,9 +11,10 @@ def test_reason_codes_are_the_reason_texts():
 
 
 def test_row_types_are_the_record_types():
-    """A row's type is one of the four record types."""
+    """A row's type is one of the five record types."""
     kinds = {cls.type for cls in (records.Play(0, 100, ()), records.Raspis(0, 100),
-                                  records.Redeal(), records.Adjustment(0, 1, "other"))}
+                                  records.Redeal(), records.Adjustment(0, 1, "other"),
+                                  records.AgreementChange((("penalty", 100),)))}
     assert set(get_args(protocol.RowType)) == kinds
 
 

@@ -33,7 +33,7 @@ def test_every_replayable_scenario_fills_the_sheet():
         for lang in ("ru", "en"):
             html = sheet_html(game, lang=lang, appendix=True)
             assert all(escape(name) in html for name in game.players), path
-            rows = re.findall(r'<tr class="(?:play|raspis|redeal|adjustment)[ "]', html)
+            rows = re.findall(r'<tr class="(?:play|raspis|redeal|adjustment|agreements)[ "]', html)
             assert len(rows) == len(game.deals), path
         seen += 1
     assert seen >= 20

@@ -15,7 +15,7 @@ import pytest
 from reliability_rig import HEAD, pattern, replayable_logs, snapshot
 
 from scorer import store
-from scorer.engine import parse_game, replay
+from scorer.engine import log_with, parse_game, replay
 
 
 def scorer(*args, env_instance: Path | None = None) -> subprocess.CompletedProcess:
@@ -65,7 +65,7 @@ def protocols(folder: Path) -> list[tuple[dict, dict]]:
         rows = sorted(st.games(None), key=lambda r: r.id)
         out = []
         for r in rows:
-            game = parse_game({**r.head, "deals": st.records(r.id)})
+            game = parse_game(log_with(r.head, st.records(r.id)))
             out.append(({k: v for k, v in r.head.items()}, replay(game).to_json("ru")))
         return out
     finally:
@@ -82,8 +82,14 @@ def test_export_all_then_import_into_an_empty_instance_gives_the_same_protocols(
     with zipfile.ZipFile(zipped) as zf:
         names = zf.namelist()
         assert len(names) == len(ids)
+        kinds = set()
         for name in names:
-            assert json.loads(zf.read(name))["format"] == "thousand-game/1"
+            data = json.loads(zf.read(name))
+            # The version rule: /2 exactly when a record changes the agreements.
+            changes = any(d["type"] == "agreements" for d in data["deals"])
+            assert data["format"] == ("thousand-game/2" if changes else "thousand-game/1")
+            kinds.add(data["format"])
+        assert kinds == {"thousand-game/1", "thousand-game/2"}  # the scenarios hold both
     done = scorer("import", zipped, env_instance=tmp_path / "b")  # $SCORER_INSTANCE
     assert done.returncode == 0, done.stderr
     assert f"{len(ids)} games added" in done.stdout

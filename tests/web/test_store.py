@@ -37,7 +37,7 @@ def test_migrations_are_recorded_and_idempotent(tmp_path):
     assert names == ["m001_games_and_deals", "m002_totals_cache", "m003_submission_ids",
                      "m004_archive_delete_guests", "m005_submission_versions",
                      "m006_club_players", "m007_club_history", "m008_club_summaries",
-                     "m009_club_seasons_and_shares"]
+                     "m009_club_seasons_and_shares", "m010_agreement_revisions"]
     db.close()
 
 

@@ -199,7 +199,8 @@ STEMS = {
 # as a verb (who deals next), the turn to deal, the golden round's Russian that names the
 # round, not a contract.
 NOT_THE_TERM = {
-    "must be play, raspis, redeal or adjustment (got {got!r})": "redeal",
+    "must be play, raspis, redeal, adjustment or agreements (got {got!r})": ("redeal",
+                                                                              "agreements"),
     "deals": "deal",
     "the deal passes to the left": "deal",  # the turn to deal (сдача), not a deal (кон)
     "no golden contract made: scores reset": "contract",
@@ -222,7 +223,8 @@ def test_glossary_terms_keep_their_russian_word():
     for ids, strings in entries():
         bare = re.sub(r"\{[^}]*\}|%\(\w+\)\w", "", ids[0])  # field names are not words
         for term, stems in STEMS.items():
-            if NOT_THE_TERM.get(ids[0]) == term:
+            skipped = NOT_THE_TERM.get(ids[0], ())
+            if term in (skipped if isinstance(skipped, tuple) else (skipped,)):
                 continue
             if re.search(rf"\b{term}s?\b", bare, re.I) and not all(
                     any(stem in s.lower() for stem in stems) for s in strings):
