@@ -154,7 +154,7 @@ def test_from_the_start_is_refused_naming_the_first_refused_deal(client, game):
         "start", raspis=False)).get_data(as_text=True)
     assert 'id="change-refused"' in page and 'id="confirm-button"' not in page
     refused = page[page.index('id="change-refused"'):][:400]
-    assert "1" in refused
+    assert "Кон 1" in refused  # the first refused deal, named
 
 
 def test_an_agreements_row_is_edited_and_deleted_like_any_record(client, game, app):

@@ -89,6 +89,14 @@ SCHEMA = {
         "foreign_keys": [],
         "indexes": [(("kind", "ref"), True), (("token",), True)],
     },
+    "agreement_revisions": {  # changes of a game's whole agreement set (m010), undoable
+        "columns": [("id", "INTEGER", False, True), ("game_id", "INTEGER", True, False),
+                    ("rev", "INTEGER", True, False), ("before", "TEXT", True, False),
+                    ("after", "TEXT", True, False), ("note", "TEXT", True, False),
+                    ("who", "TEXT", False, False), ("created", "TEXT", True, False)],
+        "foreign_keys": [("game_id", "games", "id")],
+        "indexes": [(("game_id", "rev"), True)],
+    },
     "meta": {  # the database generation, renewed by every migrate (and so by restore)
         "columns": [("key", "TEXT", False, True), ("value", "TEXT", False, False)],
         "foreign_keys": [],
