@@ -81,3 +81,73 @@ def test_the_host_key_notice_is_said_once(client, app):
     assert text(page).count("ключ хозяина") == 1
     again = client.get("/").get_data(as_text=True)
     assert text(again).count("ключ хозяина") == 1
+
+
+# -- 5. words: protocol rows ---------------------------------------------------------------
+
+def row_html(page: str, n: int) -> str:
+    """One protocol row of a game page."""
+    return page.split(f'<tr id="row-{n}"', 1)[1].split("</tr>", 1)[0]
+
+
+def test_rows_show_marriages_penalty_reasons_samosval_and_one_line_redeals(table):
+    """♥ beside its declarer's delta, «Аня: три девятки», «+60 → 555 → 0», and a redeal
+    without a row of zeros."""
+    game = table.new_game()
+    table.deal(game, declarer="0", contract="120", points_0="100", points_1="20",
+               points_2="0", nt_2="1", mar_0=["hearts"])  # Аня 100 + 100 ♥ = +120
+    table.deal(game, action="adjustment", player="0", reason="other", amount="375")
+    table.deal(game, action="redeal")
+    table.deal(game, declarer="1", contract="100", points_0="60", points_1="60",
+               points_2="0", nt_2="1")  # Борис fails; Аня 495 + 60 = 555: samosval
+    page = table.client.get(game).get_data(as_text=True)
+    first = row_html(page, 1)
+    assert '<span class="mar">♥</span>' in first.split('class="cell"', 2)[1]
+    adjustment = text(row_html(page, 2))
+    assert re.search(r"Аня\s*: другая поправка", adjustment), adjustment
+    redeal = row_html(page, 3)
+    assert 'class="cell"' not in redeal and "пересдача" in text(redeal)
+    samosval = text(row_html(page, 4))
+    assert "+60 → 555 → 0" in samosval and "\u2212495" not in samosval
+    assert table.totals(game)[0] == 0
+
+
+# -- 5. words --------------------------------------------------------------------------------
+
+def catalog_strings() -> list[str]:
+    """Every Russian translation of the catalog."""
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    po = Path(__file__).parents[2] / "scorer/translations/ru/LC_MESSAGES/messages.po"
+    with open(po, "rb") as f:
+        cat = read_po(f, locale="ru")
+    out: list[str] = []
+    for m in cat:
+        if m.id:
+            out.extend([m.string] if isinstance(m.string, str) else list(m.string))
+    return out
+
+
+def test_words_have_no_gender_and_one_word_for_one_thing():
+    """No «слетел/сброшен», no player-gendered «сыграл» on the sheet, «на золотом кону»,
+    no preferans «вистующим», «слёт» and never «падение»."""
+    words = catalog_strings()
+    for wrong in ("слетел", "сброшен", "золотом коне", "вистующ", "падени", "падение"):
+        assert not [w for w in words if wrong in w.lower()], wrong
+    assert not [w for w in words if re.search(r"(^|\s)(не )?сыграл$", w)]
+
+
+def test_a_stale_save_says_nothing_was_saved_once(table):
+    """The heading is the stale text itself, not «Пока ничего…» and then «Ничего…»."""
+    game = table.new_game()
+    old = table.form(game + "/deal")
+    table.deal(game, declarer="0", contract="100", points_1="20", points_2="0")
+    r = table.client.post(game + "/deal", data={
+        **old, "action": "play", "declarer": "1", "contract": "100", "points_0": "20",
+        "points_2": "0"})
+    assert r.status_code == 409
+    said = text(r.get_data(as_text=True).split('id="fresh"', 1)[0])
+    assert "Пока ничего не сохранено" not in said
+    assert said.count("Ничего не сохранено") == 1
