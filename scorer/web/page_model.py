@@ -47,6 +47,22 @@ class Card:
     target: int = 1000  # the score that wins
 
 
+def short_names(players: list[str], longest: int = 7) -> list[str]:
+    """Each name as a narrow column head says it: whole up to ``longest`` letters, else
+    its shortest beginning (five letters or more) that no other name shares, and a dot."""
+    out = []
+    for name in players:
+        short = name
+        if len(name) > longest:
+            others = [p for p in players if p != name]
+            for k in range(5, len(name)):
+                if all(p[:k] != name[:k] for p in others):
+                    short = name[:k] + "."
+                    break
+        out.append(short)
+    return out
+
+
 def cards(protocol: Protocol, ag: Any) -> list[Card]:
     """Each seat's card additions, read from the protocol and the agreements."""
     # The barrel is entered at the threshold, so the distance matters only below it.
@@ -89,6 +105,11 @@ class GamePage:
     edits: list[tuple[int, str]] = field(default_factory=list)  # (number, note) since the
     # newest deal was added: past deals edited, deleted or restored (read-only page)
     edited: frozenset[int] = frozenset()  # slots of those rows, marked in the protocol
+
+    @property
+    def short(self) -> list[str]:
+        """The players' names as a narrow column head says them."""
+        return short_names(self.players)
 
     @property
     def protocol(self) -> Protocol | None:

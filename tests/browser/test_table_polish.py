@@ -34,18 +34,19 @@ def no_sideways_scroll(page) -> bool:
 # -- 6. what a real table misses ----------------------------------------------------------
 
 def test_the_newest_deal_is_undone_where_the_save_lands_and_restored(live_server, phone):
-    """«Отменить кон 2…» under «Записать кон», a second tap, then «Вернуть» in place."""
+    """«↶ Отменить…» beside «Записать кон», a second tap, then «Вернуть» in place."""
     page = phone()
     new_game(page, live_server)
     deal(page, 0, 100, {1: 20, 2: 0})
     deal(page, 1, 110, {0: 10, 2: 0})
     before = totals(page)
     ask = page.locator("#undo-ask")
-    assert "Отменить кон 2" in ask.inner_text()
+    assert "Отменить" in ask.inner_text()
     box = ask.bounding_box()
     assert box["y"] + box["height"] <= PHONE["height"] and box["height"] >= 44
     assert not page.locator("#undo-yes").is_visible()  # a second tap, never one
     ask.click()
+    assert page.locator("#undo-yes").inner_text() == "Да, отменить кон 2"
     with page.expect_navigation():
         page.click("#undo-yes")
     assert totals(page) == [100, 20, 0]
@@ -177,3 +178,75 @@ def test_every_total_cards_box_stays_on_the_screen(live_server, phone, names):
         assert no_sideways_scroll(page), s
         page.click(f"#total-{s} summary")
 
+
+
+FOUR = ("Александра", "Константин", "Валентина", "Владислава")
+
+
+def four_deal(page, declarer, points):
+    """One 4-player deal (the dealer's talon holds 0 points) from the game page."""
+    fill_deal(page, declarer, 100, points)
+    page.fill("#prikup_points", "0")
+    page.click("#save")
+    page.wait_for_url(GAME)
+
+
+def heads(page) -> list[tuple[str, bool]]:
+    """Each player's protocol head as shown, and whether it is cut."""
+    return page.locator("#protocol thead th.pc").evaluate_all(
+        "ths => ths.map(th => [th.innerText.trim(), th.scrollWidth > th.clientWidth + 1])")
+
+
+@pytest.mark.parametrize("size", [PHONE, {"width": 844, "height": 390}])
+def test_four_players_heads_are_whole_or_distinct_short_forms(live_server, browser, size):
+    """Never «Алекса…/Конста…»: the whole name where it fits (landscape), a distinct short
+    form where not (portrait)."""
+    ctx = browser.new_context(viewport=size, is_mobile=True, has_touch=True, locale="ru-RU")
+    page = ctx.new_page()
+    new_game(page, live_server, names=FOUR)
+    four_deal(page, 1, {2: 20, 3: 0})
+    shown = heads(page)
+    assert not [text for text, cut in shown if cut], shown
+    texts = [text for text, _cut in shown]
+    assert len(set(texts)) == 4 and not any("…" in t for t in texts)
+    if size["width"] > 800:
+        assert texts == list(FOUR)
+    assert no_sideways_scroll(page) if size is PHONE else True
+    ctx.close()
+
+
+def test_after_an_edit_in_a_four_player_game_the_newest_row_is_in_view(live_server, phone):
+    """A short title and a change summary of the moved totals only: row 3 above the fold."""
+    page = phone()
+    new_game(page, live_server, names=FOUR)
+    four_deal(page, 1, {2: 20, 3: 0})
+    four_deal(page, 2, {0: 20, 3: 0})  # the dealer moves on and sits out
+    four_deal(page, 3, {0: 20, 1: 0})
+    open_form(page, "#row-1 td.n a")
+    page.fill("#points_2", "25")
+    page.click("#save")
+    page.wait_for_url(GAME)
+    summary = page.locator("#changed").inner_text()
+    assert "Владислава" not in summary and "без изменений" not in summary
+    box = page.locator("#row-3").bounding_box()
+    page.screenshot(path="/tmp/tbl/edit4.png")
+    assert box["y"] + box["height"] <= PHONE["height"], box
+
+
+def test_a_redeal_row_takes_one_line(live_server, phone):
+    """A redeal: «пересдача · сдача: Аня» on one line, no row of zeros."""
+    page = phone()
+    new_game(page, live_server)
+    page.click("#record-deal")
+    page.click("#redeal-ask")
+    page.click("#redeal")
+    page.wait_for_url(GAME)
+    row = page.locator("#row-1")
+    assert row.locator("td.cell").count() == 0
+    line = page.evaluate(
+        "parseFloat(getComputedStyle(document.querySelector('#row-1 td.info')).lineHeight)")
+    info = row.locator("td.info").evaluate(
+        "td => { const r = document.createRange(); r.selectNodeContents(td);"
+        " return r.getBoundingClientRect().height; }")
+    assert info <= line * 1.5  # one line of text
+    assert row.bounding_box()["height"] <= 56  # the 44 px «1 ✎» link and its padding

@@ -19,13 +19,13 @@ def text(html: str) -> str:
 # -- 6. what a real table misses ----------------------------------------------------------
 
 def test_the_game_page_offers_to_undo_the_newest_deal(table):
-    """«Отменить кон 2…» posts a delete of the newest slot, with the version and an id."""
+    """«Отменить…» beside «Записать кон» deletes the newest slot (version and id sent)."""
     game = table.new_game()
     table.deal(game, declarer="0", contract="100", points_1="20", points_2="0")
     table.deal(game, declarer="1", contract="100", points_0="20", points_2="0")
     page = table.client.get(game).get_data(as_text=True)
     form = page.split('id="undo"', 1)[1].split("</details>", 1)[0]
-    assert "Отменить кон 2…" in form and "Да, отменить кон 2" in form
+    assert "Отменить…" in form and "Да, отменить кон 2" in form
     assert f'action="{game}/deal/2/delete"' in form
     assert 'name="version"' in form and 'name="sid"' in form
 
