@@ -167,7 +167,8 @@ def totals_svg(game: Game, protocol: Protocol, lang: str = "ru", layout: Layout 
     # Room above the highest reference line for its label, so that label never has to
     # go below it, where the next line down (880 under 1000) would run through it.
     top_ref = max(ref)
-    while (high - top_ref) * plot_h < (lay.font + 6) * max(high - low, 1):
+    room = int((lay.font + 6) * 10)  # tenths of a unit: integers, exact for any total
+    while (high - top_ref) * plot_h * 10 < room * max(high - low, 1):
         high += ystep
     yspan = max(high - low, 1)
 

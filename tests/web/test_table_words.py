@@ -151,3 +151,19 @@ def test_a_stale_save_says_nothing_was_saved_once(table):
     said = text(r.get_data(as_text=True).split('id="fresh"', 1)[0])
     assert "Пока ничего не сохранено" not in said
     assert said.count("Ничего не сохранено") == 1
+
+
+def test_a_repeated_marriage_is_refused_under_the_right_title(table):
+    """½♥ then ♥ in one deal: the suit is used once (the half-marriage agreement, named);
+    the same marriage twice names no agreement."""
+    game = table.new_game(half_marriage=True)
+    r = table.deal(game, expect=422, declarer="0", contract="100", points_1="20",
+                   points_2="0", mar_0=["half_hearts"], mar_1=["hearts"])
+    said = text(r.get_data(as_text=True).split('id="err-marriages-1"', 1)[1].split("</p>")[0])
+    assert "один раз за кон" in said and "Полумарьяж" in said
+    assert "больше одного раза" not in said
+    plain = table.new_game()
+    r = table.deal(plain, expect=422, declarer="0", contract="100", points_1="20",
+                   points_2="0", mar_0=["hearts"], mar_1=["hearts"])
+    said = text(r.get_data(as_text=True).split('id="err-marriages-1"', 1)[1].split("</p>")[0])
+    assert "больше одного раза" in said and "—" not in said
