@@ -163,8 +163,14 @@ def totals_svg(game: Game, protocol: Protocol, lang: str = "ru", layout: Layout 
     low = (low // ystep) * ystep
     high = -((-high) // ystep) * ystep
     xspan = max(deals, 1)
-    yspan = max(high - low, 1)
     plot_w, plot_h = lay.width - lay.left - lay.right, lay.height - lay.top - lay.bottom
+    # Room above the highest reference line for its label, so that label never has to
+    # go below it, where the next line down (880 under 1000) would run through it.
+    top_ref = max(ref)
+    room = int((lay.font + 6) * 10)  # tenths of a unit: integers, exact for any total
+    while (high - top_ref) * plot_h * 10 < room * max(high - low, 1):
+        high += ystep
+    yspan = max(high - low, 1)
 
     def x(i: float) -> float:
         """The horizontal position of deal ``i``."""
@@ -191,22 +197,15 @@ def totals_svg(game: Game, protocol: Protocol, lang: str = "ru", layout: Layout 
             f'stroke="#222" stroke-width="1" stroke-dasharray="6 4"/>'
         )
     out += _player_lines(series, lay, xspan, high, yspan)
-    # The labels come after the players' lines, each on a white halo, so no line is
-    # ever drawn over «бочка 880»; the halo hides only a few pixels of line behind it.
+    # The labels sit at the left end, where every line still starts from 0, so nothing
+    # runs through them and they need no white backing (which erased the lines of the
+    # players on the barrel, and which the PDF drew over the letters): the target's
+    # above its line (room is kept there), the barrel's below its own.
     for name, value in lines:
-        # Below the barrel line (the target is usually just above), above the target;
-        # one that would leave the plot goes to the other side, at the left end, clear of
-        # the other label (the lines start from 0 down there).
-        below = name == "barrel"
-        swapped = (y(value) - lay.font - 4 < lay.top) if not below else \
-            (y(value) + lay.font + 4 > lay.height - lay.bottom)
-        below = below != swapped
-        anchor, lx = ("start", x(0) + 4) if swapped else ("end", x(xspan) - 4)
+        below = name == "barrel" and len(lines) > 1
         out.append(
-            f'<text x="{lx}" y="{y(value) + (lay.font + 2 if below else -4)}" '
-            f'text-anchor="{anchor}" fill="#222" stroke="#fff" stroke-width="{lay.font / 3:.1f}" '
-            f'stroke-linejoin="round" paint-order="stroke">'
-            f"{escape(text[name])} {number(value)}</text>"
+            f'<text x="{x(0) + 4}" y="{y(value) + (lay.font + 2 if below else -4)}" '
+            f'text-anchor="start" fill="#222">{escape(text[name])} {number(value)}</text>'
         )
     out += _legend(game.players, lay)
     out.append("</svg>")

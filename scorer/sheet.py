@@ -167,6 +167,60 @@ def protocol_rows(game: Game, protocol: Protocol, lang: str) -> list[dict[str, A
     return [_row_view(game, row, lang) for row in protocol.rows]
 
 
+# Column widths in em of the table's 8.5 pt font, measured on its PDF: a digit or letter is
+# up to 0.9 em, a bold one 0.93; 0.75 em of padding and rule per cell; the page in em.
+CHAR, BOLD, PAD, HEAD = 0.9, 0.93, 0.75, 0.78  # headers: 7.5 pt bold, one word a line
+PAGE_EM = {False: 62.5, True: 91.5}  # A4 portrait 188 mm, landscape 275 mm
+MIN_NAME = 4 * BOLD + 1.0  # four letters and the ellipsis
+
+
+def _longest(texts: Any) -> int:
+    """The length of the longest of some strings (0 if none)."""
+    return max(map(len, texts), default=0)
+
+
+def column_widths(rows: list[dict[str, Any]], t: dict[str, str], seats: int,
+                  landscape: bool) -> dict[str, Any]:
+    """Each column's width in % of the table, from what it holds: numbers and marks never
+    run into the next cell; the dealer and declarer names take what is left, whole where
+    it is enough (a name cut to «Алексан…» beside empty room helps nobody)."""
+    def head(*words: str) -> float:
+        return max(len(w) for text in words for w in text.split()) * HEAD + PAD
+
+    played = [r for r in rows if not r["span"]]
+    need = {
+        "n": max(_longest(str(r["n"]) for r in rows) * CHAR + PAD, head(t["deal"])),
+        "contract": max(_longest(r["contract"] for r in played) * CHAR + PAD,
+                        head(t["contract"])),
+        "result": max(_longest(r["result"] for r in played) * CHAR + PAD, head(t["result"])),
+    }
+    delta = [max(_longest(r["cells"][s]["delta"] for r in rows) * CHAR + PAD, head(t["delta"]))
+             for s in range(seats)]
+    total = [max(max((len(c["total"]) * BOLD + (len(c["marks"]) * BOLD + 0.4 if c["marks"]
+                                                 else 0) + PAD
+                      for c in (r["cells"][s] for r in rows)), default=0), head(t["total"]))
+             for s in range(seats)]
+    least = {"dealer": max(MIN_NAME, head(t["dealer"])),
+             "declarer": max(MIN_NAME, head(t["declarer"]))}
+    names = {"dealer": max(_longest(r["dealer"] for r in rows) * BOLD + PAD, least["dealer"]),
+             "declarer": max(_longest(r["declarer"] for r in played) * BOLD + PAD,
+                             least["declarer"])}
+    fixed = sum(need.values()) + sum(delta) + sum(total)
+    room = PAGE_EM[landscape] - fixed
+    wanted = sum(names.values())
+    if room < wanted:  # the names give way first, evenly, down to four letters
+        cut = max(room, 0) / wanted
+        names = {k: max(v * cut, least[k]) for k, v in names.items()}
+    widths = {**need, **names}
+    whole = sum(widths.values()) + sum(delta) + sum(total)
+    pct: dict[str, Any] = {k: round(100 * v / whole, 2) for k, v in widths.items()}
+    # Still too wide (four players on a portrait page): a smaller type, never an overlap.
+    pct["font"] = round(max(8.5 * min(1.0, PAGE_EM[landscape] / whole), 6.0), 2)
+    pct["delta"] = [round(100 * v / whole, 2) for v in delta]
+    pct["total"] = [round(100 * v / whole, 2) for v in total]
+    return pct
+
+
 def _place(protocol: Protocol, seat: int) -> int:
     """A player's place: the winner is first, equal scores share a place."""
     if seat == protocol.winner:
@@ -206,6 +260,7 @@ def sheet_context(game: Game, protocol: Protocol, *, lang: str = "ru", landscape
     """Everything the sheet template shows, as plain strings and lists."""
     lang = lang if lang in LANGUAGES else DEFAULT
     t = words(lang)
+    rows = protocol_rows(game, protocol, lang)
     return {
         "lang": lang, "t": t, "landscape": landscape,
         "title": game.title or t["title"],
@@ -214,7 +269,8 @@ def sheet_context(game: Game, protocol: Protocol, *, lang: str = "ru", landscape
         "colours": [colour(s) for s in range(len(game.players))],
         "preset": preset_title(game, lang), "agreements": agreement_lines(game, lang),
         "legend": marks.legend(lang, game.agreements, len(game.players)),
-        "rows": protocol_rows(game, protocol, lang),
+        "rows": rows,
+        "widths": column_widths(rows, t, len(game.players), landscape),
         # One numbering everywhere (docs/UX.md): every row is a кон, redeals included.
         "played": deals_count(len(protocol.rows), lang),
         "standings": standings(game, protocol),

@@ -744,6 +744,18 @@ class Store:
             self._revise(deal_id, record, note, stamp)
             return version
 
+    def changes_since_add(self, game_id: int) -> list[tuple[int, str]]:
+        """(slot, note) of the edits, deletes and restores made since the game's newest deal
+        was added, oldest first, each slot once (its latest change)."""
+        rows = self.db.execute(
+            "select d.seq, r.note from revisions r join deals d on d.id = r.deal_id"
+            " where d.game_id = ? and r.note != 'add' and r.id > (select coalesce(max(q.id), 0)"
+            " from revisions q join deals e on e.id = q.deal_id"
+            " where e.game_id = ? and q.note = 'add') order by r.id",
+            [game_id, game_id]).fetchall()
+        latest = {int(seq): str(note) for seq, note in rows}
+        return list(latest.items())
+
     def last_records(self, game_id: int, slots: list[int]) -> dict[int, JsonDict]:
         """The newest non-empty record of each of these deal slots, in one query."""
         if not slots:

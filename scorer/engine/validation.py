@@ -174,7 +174,7 @@ def _points(rec: Play, ctx: DealContext) -> None:
 
 def _marriages(rec: Play, d: int, active: tuple[int, ...], ag: Mapping[str, Any]) -> None:
     """Each suit once per deal (deal number d); ace and half marriages only where agreed."""
-    used = set()
+    used: dict[str, str] = {}  # suit -> the marriage declared in it (whole or half)
     for seat, suits in rec.marriages.items():
         if seat not in active:
             raise RuleError(d, "marriages", "marriages.inactive", seat=seat)
@@ -185,9 +185,11 @@ def _marriages(rec: Play, d: int, active: tuple[int, ...], ag: Mapping[str, Any]
                 raise RuleError(d, "marriages", "marriages.half_off", seat=seat)
             base = suit.removeprefix("half_")
             if base in used:
-                rule = "marriages.twice" if suit == base else "marriages.half_used"
+                # The same marriage twice, or a whole and a half one in one suit: the
+                # latter is the half-marriage agreement's rule, and says so.
+                rule = "marriages.twice" if used[base] == suit else "marriages.half_used"
                 raise RuleError(d, "marriages", rule, seat=seat, suit=suit)
-            used.add(base)
+            used[base] = suit
 
 
 def _no_tricks(rec: Play, d: int, active: tuple[int, ...], ag: Mapping[str, Any]) -> None:

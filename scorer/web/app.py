@@ -16,7 +16,7 @@ from flask_wtf.csrf import CSRFProtect
 from scorer.instance import instance_folder
 from scorer.marks import number, signed
 from scorer.paths import DATABASE_NAME, data_dir
-from scorer.web import assets, db, downloads, i18n, versions
+from scorer.web import assets, dates, db, downloads, i18n, versions
 from scorer.web.page_cache import GZIP_LEVEL
 
 csrf = CSRFProtect()
@@ -91,6 +91,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # Scores as the PDF writes them: +20, −120 (a real minus sign).
     app.add_template_filter(signed, "signed")
     app.add_template_filter(number, "number")
+    app.add_template_filter(dates.human_date, "human_date")
     app.before_request(guard_writes)
     app.after_request(safety_headers)
     app.after_request(compressed)

@@ -37,6 +37,51 @@ def chart_svg(loaded: Loaded) -> Markup | None:
 
 
 @dataclass(frozen=True)
+class Card:
+    """What a player's total card says besides the score: how far to go, and warnings."""
+
+    to_barrel: int | None  # points to the barrel (None: on it, past it, or no barrel)
+    to_target: int | None  # points to the target (1000)
+    bolts: int | None  # bolts counted towards the penalty, when the next one costs it
+    falls: int  # falls off the barrel so far
+    target: int = 1000  # the score that wins
+
+
+def short_names(players: list[str], longest: int = 7) -> list[str]:
+    """Each name as a narrow column head says it: whole up to ``longest`` letters, else
+    its shortest beginning (five letters or more) that no other name shares, and a dot."""
+    out = []
+    for name in players:
+        short = name
+        if len(name) > longest:
+            others = [p for p in players if p != name]
+            for k in range(5, len(name)):
+                if all(p[:k] != name[:k] for p in others):
+                    short = name[:k] + "."
+                    break
+        out.append(short)
+    return out
+
+
+def cards(protocol: Protocol, ag: Any) -> list[Card]:
+    """Each seat's card additions, read from the protocol and the agreements."""
+    # The barrel is entered at the threshold, so the distance matters only below it.
+    threshold = ag["barrel_threshold"] if ag["barrel"] else None
+    on = {b.seat for b in protocol.barrel}
+    penalty = ag["bolt_penalty"] != "none"
+    out = []
+    for s, score in enumerate(protocol.score):
+        below = threshold is not None and s not in on and score < threshold
+        out.append(Card(
+            to_barrel=threshold - score if below and threshold is not None else None,
+            to_target=ag["target"] - score if score < ag["target"] else None,
+            # Two of three: the scorekeeper warns the player before the penalty falls.
+            bolts=protocol.bolts[s] if penalty and protocol.bolts[s] == 2 else None,
+            falls=protocol.falls[s], target=ag["target"]))
+    return out
+
+
+@dataclass(frozen=True)
 class GamePage:
     """Everything the game page's templates show, as one object (``page`` in them)."""
 
@@ -55,6 +100,16 @@ class GamePage:
     changed: dict[str, Any] | None = None  # which totals an edit moved, shown once
     refusal: str | None = None  # why a delete or restore was refused
     etag: str | None = None  # what the read-only page's poller sends back
+    cards: list[Card] = field(default_factory=list)  # what each total card adds
+    undo: int | None = None  # the newest live deal's slot: «Undo deal N…» deletes it
+    edits: list[tuple[int, str]] = field(default_factory=list)  # (number, note) since the
+    # newest deal was added: past deals edited, deleted or restored (read-only page)
+    edited: frozenset[int] = frozenset()  # slots of those rows, marked in the protocol
+
+    @property
+    def short(self) -> list[str]:
+        """The players' names as a narrow column head says them."""
+        return short_names(self.players)
 
     @property
     def protocol(self) -> Protocol | None:
@@ -90,14 +145,34 @@ def context(row: GameRow, editable: bool, loaded: Version | None = None, *,
     limit = None if wants_all() else SHOWN_ROWS
     rows, hidden = protocol_rows.recent_rows(
         protocol, loaded.slots.every, limit, deleted_lookup(loaded) if editable else None)
+    edits = [] if editable else edited_since(loaded)
     return GamePage(
         **base, rows=rows, count=len(protocol.rows), hidden=hidden,
+        cards=cards(protocol, loaded.game.agreements) if protocol.winner is None else [],
+        undo=loaded.slots.live[-1].id if editable and loaded.slots.live else None,
+        edits=[(n, note) for n, note, _slot in edits],
+        edited=frozenset(slot for _n, _note, slot in edits),
         # The totals' "Last deal" says why it moved them.
         last=protocol_rows.shown_row(protocol, len(protocol.rows) - 1) if protocol.rows else None,
         # After the win nobody is "on the barrel" any more.
         barrel=protocol_rows.barrel_marks(protocol) if protocol.winner is None else {},
         legend=protocol_rows.legend(loaded.game.agreements, len(players)),
         chart=chart_svg(loaded))
+
+
+def edited_since(loaded: Loaded) -> list[tuple[int, str, int]]:
+    """(deal number, note, slot) of the deals edited, deleted or restored since the newest
+    deal was added: what a watcher's phone is told, until the next deal."""
+    notes = get_store().changes_since_add(loaded.row.id)
+    if not notes:
+        return []
+    out = []
+    for slot_id, note in notes:
+        # A deleted deal has no number now: it is told by the one it had.
+        number = 1 + sum(1 for s in loaded.slots.every
+                         if s.id < slot_id and s.record is not None)
+        out.append((number, note, slot_id))
+    return out
 
 
 def deleted_lookup(loaded: Loaded) -> Callable[[list[int]], dict[int, JsonDict]]:

@@ -14,8 +14,10 @@ from typing import Any
 from flask_babel import gettext as _
 
 from scorer import marks
-from scorer.engine import Agreements, catalog
+from scorer.engine import Agreements, catalog, word
+from scorer.marks import number, signed
 from scorer.store import DealSlot, JsonDict
+from scorer.web.deal_input import SUIT_SIGNS as MARRIAGE_SIGNS
 from scorer.web.i18n import lang
 
 
@@ -41,6 +43,8 @@ class Cell:
     score: int
     marks: str
     active: bool = True
+    marriages: str = ""  # the suits declared, as signs («♥♠»)
+    path: str = ""  # how a samosval came about: «+60 → 555 → 0» in place of the delta
     source: tuple[Any, int, str] | None = field(default=None, repr=False)  # (row, seat, lang)
 
     @cached_property
@@ -77,6 +81,7 @@ class ShownRow:
     cells: list[Cell] = field(default_factory=list)
     # An "agreements" row: (title, from, to) of each changed agreement, worded.
     changes: list[tuple[str, str, str]] = field(default_factory=list)
+    player: int | None = None  # whom an adjustment concerns (its reason is the result)
 
 
 def result_text(row: Any, m: dict[str, str], words: dict[str, str]) -> str:
@@ -120,8 +125,10 @@ def shown_row(protocol: Any, i: int, slot_id: int | None = None) -> ShownRow:
     return row_view(protocol.rows[i], len(protocol.players), slot_id, words())
 
 
-def row_view(row: Any, seats: int, slot_id: int | None, said: Words) -> ShownRow:
-    """An engine row with its cells and marks, worded with ``said``."""
+def row_view(row: Any, seats: int, slot_id: int | None, said: Words,
+             record: JsonDict | None = None) -> ShownRow:
+    """An engine row with its cells and marks, worded with ``said`` (record: the stored
+    deal behind it, which says the marriages declared)."""
     code = said.code
     shown = ShownRow(
         n=row.n, slot_id=slot_id, kind=row.type, dealer=row.dealer, declarer=row.declarer,
@@ -133,8 +140,38 @@ def row_view(row: Any, seats: int, slot_id: int | None, said: Words) -> ShownRow
         shown.cells.append(Cell(
             delta=row.delta[seat], score=row.score[seat],
             marks=marks.seat_marks(row, seat, code, seats), source=(row, seat, code),
+            marriages=declared(record, seat), path=samosval_path(row, seat),
         ))
+    if row.type == "adjustment":  # said as the PDF says it: «Аня: три девятки»
+        shown.player, shown.result = adjusted(row, code)
     return shown
+
+
+def declared(record: JsonDict | None, seat: int) -> str:
+    """The signs of the marriages a seat declared in a deal («♥♠»; "" if none)."""
+    found = (record or {}).get("marriages") or {}
+    suits = found.get(str(seat), ()) if isinstance(found, dict) else ()
+    return "".join(MARRIAGE_SIGNS.get(s, "") for s in suits if isinstance(s, str))
+
+
+def samosval_path(row: Any, seat: int) -> str:
+    """«+60 → 555 → 0» for a seat this row's samosval sent to 0, else ""."""
+    if not any(e.kind == "samosval" and e.seat == seat for e in row.events):
+        return ""
+    hit = next((r.params.get("value") for r in row.why[seat] if r.code == "samosval"), None)
+    if hit is None:
+        return ""
+    before = row.score[seat] - row.delta[seat]
+    return f"{signed(int(hit) - before)} → {number(int(hit))} → {number(row.score[seat])}"
+
+
+def adjusted(row: Any, code: str) -> tuple[int | None, str]:
+    """(the seat an adjustment concerns, its reason worded), from the row's reasons."""
+    for seat, reasons in enumerate(row.why):
+        for r in reasons:
+            if r.code == "adjustment":
+                return seat, word(str(r.params.get("reason", "other")), code)
+    return None, _("adjustment")
 
 
 @dataclass(frozen=True)
@@ -169,7 +206,7 @@ def recent_rows(protocol: Any, slots: Sequence[DealSlot], limit: int | None,
             live -= 1
             if live < first:
                 break
-            out.append(row_view(protocol.rows[live], seats, slot.id, said))
+            out.append(row_view(protocol.rows[live], seats, slot.id, said, slot.record))
         elif last_records is not None:
             out.append(DeletedRow(slot.id, live, None))
     if last_records is not None:

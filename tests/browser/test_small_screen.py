@@ -217,7 +217,10 @@ def header_in_view(page) -> list:
         const th = document.querySelector('#protocol thead th:nth-child(3)');
         const r = th.getBoundingClientRect();
         const el = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-        return [r.top, r.bottom, th.textContent, el === th || th.contains(el)]; })()""")
+        // A narrow head shows a short form, the whole name in its title (issue 19).
+        const abbr = th.querySelector('abbr');
+        const name = abbr && abbr.offsetParent ? abbr.title : th.innerText.trim();
+        return [r.top, r.bottom, name, el === th || th.contains(el)]; })()""")
 
 
 def test_protocol_header_stays_in_view(browser, live_server):

@@ -47,3 +47,25 @@ def won_log(names=None) -> dict:
     return {"format": "thousand-game/1", "players": list(names or NAMES),
             "agreements": {"preset": "classic", "overrides": {"barrel": False}},
             "first_dealer": 0, "deals": [dict(deal) for _ in range(4)]}
+
+
+FOUR = ["Александра", "Константин", "Валентина", "Владислава"]
+
+
+def four_log() -> dict:
+    """Four long names, a bolt each deal, then every total pushed below −1000 and failed
+    200s with bolts on top: cells like «— ! −1120» and deltas like −1840."""
+    deals = []
+    for i in range(30):
+        dealer = i % 4
+        active = [s for s in range(4) if s != dealer]
+        declarer = active[0] if i >= 24 else active[i % 3]
+        others = [s for s in active if s != declarer]
+        points = [None] * 4
+        points[declarer], points[others[0]], points[others[1]] = 100, 20, 0
+        deals.append({"type": "play", "declarer": declarer,
+                      "contract": 200 if i >= 24 else 100, "points": points,
+                      "no_tricks": [others[1]], "prikup": {"points": 0, "marriage": None}})
+    deals[24:24] = [{"type": "adjustment", "player": s, "amount": a, "reason": "other"}
+                    for s, a in enumerate((-1840, -1640, -1440, -1120))]
+    return {"format": "thousand-game/1", "players": list(FOUR), "deals": deals}

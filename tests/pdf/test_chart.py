@@ -58,21 +58,45 @@ def test_negative_totals_fit_the_plot():
     assert all(0 <= y <= 280 for y in ys)
 
 
-def test_reference_labels_are_drawn_after_the_lines_on_a_halo(make_long):
-    """«бочка 900» and «цель 1000» come after every polyline, on a white halo, in both layouts."""
+def test_reference_labels_sit_clear_of_every_line_without_a_backing(make_long):
+    """«бочка 900» and «цель 1000» sit at the left end (every line starts from 0 there):
+    no white backing that would erase the lines of players on the barrel or, in a PDF,
+    the letters themselves; the target's above its line, clear of the barrel line
+    (issue 19)."""
     game = make_long(30)
     protocol = replay(game)
     for layout in (PAPER, PHONE):
         root = ET.fromstring(totals_svg(game, protocol, layout=layout))
-        items = list(root.iter())
-        last_line = max(i for i, el in enumerate(items) if el.tag == f"{SVG}polyline")
-        labels = [(i, el) for i, el in enumerate(items)
-                  if el.tag == f"{SVG}text" and re.match(r"(бочка|цель) ", el.text or "")]
-        assert len(labels) == 2
-        for i, el in labels:
-            assert i > last_line
-            assert el.get("stroke") == "#fff" and el.get("paint-order") == "stroke"
-            assert 0 <= float(el.get("y")) <= layout.height
+        labels = {el.text.split()[0]: el for el in root.iter(f"{SVG}text")
+                  if re.match(r"(бочка|цель) ", el.text or "")}
+        assert set(labels) == {"бочка", "цель"}
+        refs = {float(line.get("y1")) for line in root.iter(f"{SVG}line")
+                if line.get("stroke-dasharray")}
+        barrel_y, target_y = max(refs), min(refs)
+        for el in labels.values():
+            assert el.get("stroke") is None and el.get("paint-order") is None
+            assert float(el.get("x")) < layout.left + 10 and el.get("text-anchor") == "start"
+        # The target's letters (a font's height above its baseline) lie above its line
+        # and inside the plot; the barrel's below its line.
+        target = float(labels["цель"].get("y"))
+        assert layout.top <= target - layout.font and target < target_y
+        assert float(labels["бочка"].get("y")) - layout.font > barrel_y
+
+
+def test_the_target_label_keeps_clear_of_the_barrel_line_on_a_tall_axis():
+    """Scores far below zero squeeze 900 and 1000 together: room is made above the
+    target, so the barrel line never runs through «цель 1000»."""
+    log = {"format": "thousand-game/1", "players": ["Аня", "Борис", "Вика"],
+           "deals": [{"type": "play", "declarer": 0, "contract": 300,
+                      "points": [100, 10, 10]}] * 5}
+    game = parse_game(log)
+    for layout in (PAPER, PHONE):
+        root = ET.fromstring(totals_svg(game, replay(game), layout=layout))
+        label = next(el for el in root.iter(f"{SVG}text") if (el.text or "").startswith("цель"))
+        refs = sorted(float(line.get("y1")) for line in root.iter(f"{SVG}line")
+                      if line.get("stroke-dasharray"))
+        top_of_letters = float(label.get("y")) - layout.font
+        assert layout.top <= top_of_letters and float(label.get("y")) < refs[0] < refs[1]
 
 
 def test_phone_layout_text_is_at_least_11_px_on_a_360_px_phone(make_long):

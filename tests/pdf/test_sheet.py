@@ -65,14 +65,14 @@ def test_long_game_repeats_header_on_every_page(make_long):
     assert protocol.winner is None and max(protocol.score) < 880
     texts = pages_text(render_sheet(game))
     assert len(texts) >= 3
-    table_pages = [t for t in texts if "сыграл" in t]
+    table_pages = [t for t in texts if "сыграно" in t]
     assert len(table_pages) >= 3
     for text in table_pages:
         flat = compact(text)
         for word in ("Кон", "Сдающий", "Заказчик", "Заказ", "Аня", "Борис", "Вика"):
             assert word in flat
     legend = compact(texts[0])
-    for word in ("Бнабочке", "↓слетелсбочки", "Твтёмную", "—болт"):
+    for word in ("Бнабочке", "↓слётсбочки", "Твтёмную", "—болт"):
         assert word in legend
     assert "золотой" not in legend  # golden is off in this game
     for n, text in enumerate(texts, start=1):
@@ -81,7 +81,7 @@ def test_long_game_repeats_header_on_every_page(make_long):
     # the names that are not clipped (a clipped one is read out elsewhere), then the
     # contract or the redeal.
     rows = re.compile(r"^(\d+) (?:(?:Аня|Вика) ){0,2}"
-                      r"(?:\d+ (?:\S+ )?(?:сыграл|не сыграл|Р) |пересдача)", re.M)
+                      r"(?:\d+ (?:\S+ )?(?:сыграно|не сыграно|Р) |пересдача)", re.M)
     numbers = [int(m) for t in texts for m in rows.findall(t)]
     assert numbers == list(range(1, 121))
 

@@ -263,6 +263,11 @@
       var row = link.closest("tr");
       var next = row.nextElementSibling;
       if (next && next.classList.contains("why-row")) { next.remove(); return; }
+      openWhy(link);
+    });
+  }
+  function openWhy(link) {
+      var row = link.closest("tr");
       fetch(link.href, { headers: { "Accept": "text/html" } })
         .then(function (r) { return r.ok ? r.text() : null; })
         .then(function (html) {
@@ -277,10 +282,11 @@
           td.colSpan = row.children.length;
           td.appendChild(document.importNode(box, true));
           tr.appendChild(td);
+          var after = row.nextElementSibling;
+          if (after && after.classList.contains("why-row")) { after.remove(); }
           row.parentNode.insertBefore(tr, row.nextSibling);
         })
         .catch(function () { location.href = link.href; });
-    });
   }
 
   // ---------------------------------------------------------------- read-only polling
@@ -320,9 +326,17 @@
           // Keep open the cards and legend the watcher had open (the protocol rows hold no
           // <details>, so the indexes stay put when a new row arrives on top).
           var open = $all("details", live).map(function (d) { return d.open; });
+          // An opened «why» stays open: fetched again under its row, which may have changed.
+          var whys = $all("tr.why-row", live).map(function (w) {
+            var r = w.previousElementSibling; return r ? r.id : null;
+          });
           live.innerHTML = fresh.innerHTML;
           localTimes(live);
           $all("details", live).forEach(function (d, i) { if (open[i]) { d.open = true; } });
+          whys.forEach(function (id) {
+            var link = id && $("#" + id + " a.why", live);
+            if (link) { openWhy(link); }
+          });
         })
         .catch(function () { reachable(false); })
         .then(function () { setTimeout(tick, seconds * 1000); });
@@ -505,5 +519,46 @@
   document.addEventListener("DOMContentLoaded", function () {
     var box = document.getElementById("player-chips");
     if (box) { chips(box); }
+  });
+})();
+
+// ==================================================================== table polish ==========
+// The games list's dates said again in the phone's own time zone (the server wrote its
+// own), and a copy button beside each link of the share page.
+(function () {
+  "use strict";
+  function spoken(t) {
+    var d = new Date(t.getAttribute("datetime"));
+    if (isNaN(d.getTime())) { return; }
+    var hm = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    var day = new Date(d.getFullYear(), d.getMonth(), d.getDate());
+    var now = new Date();
+    var today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+    var days = Math.round((today - day) / 86400000);
+    var lang = document.documentElement.lang || undefined;
+    if (days === 0) { t.textContent = t.dataset.today.replace("{t}", hm); return; }
+    if (days === 1) { t.textContent = t.dataset.yesterday.replace("{t}", hm); return; }
+    var shape = { day: "numeric", month: "long" };
+    if (d.getFullYear() !== now.getFullYear()) { shape.year = "numeric"; }
+    t.textContent = d.toLocaleDateString(lang, shape).replace(/\s*г\.$/, "");
+  }
+  function copier(btn) {
+    btn.hidden = false;
+    btn.addEventListener("click", function () {
+      var field = document.getElementById(btn.dataset.copy);
+      if (!field) { return; }
+      field.select();
+      var done = function () { btn.textContent = btn.dataset.done; };
+      // The clipboard API needs a secure context; a LAN http page falls back to execCommand.
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(field.value).then(done, function () {
+          if (document.execCommand("copy")) { done(); }
+        });
+      } else if (document.execCommand("copy")) { done(); }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    Array.prototype.forEach.call(document.querySelectorAll("time.spoken"), spoken);
+    Array.prototype.forEach.call(document.querySelectorAll("button[data-copy]"), copier);
   });
 })();
