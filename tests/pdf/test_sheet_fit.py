@@ -4,6 +4,7 @@ and the chart's labels readable (laid out by WeasyPrint, read back with pypdf)."
 from __future__ import annotations
 
 import io
+import re
 
 from pypdf import PdfReader
 from sheet_games import FOUR, four_log, long_log
@@ -62,3 +63,35 @@ def test_four_players_on_portrait_keep_numbers_whole():
     html = sheet_html(parse_game(four_log()))
     assert overflowing(html) == []
     assert all(name in html for name in FOUR)
+
+
+def test_the_chart_labels_are_visible_in_a_pdf(make_long, pdftoppm, tmp_path):
+    """Printed by WeasyPrint and rasterised by pdftoppm, «бочка 900» and «цель 1000» have
+    dark letters (a white backing drawn over them left nothing but a hole)."""
+    import subprocess
+    import xml.etree.ElementTree as ET
+
+    from scorer.chart import PAPER, totals_svg
+    from scorer.engine import replay
+
+    game = make_long(30)
+    svg = totals_svg(game, replay(game), layout=PAPER)
+    height = float(ET.fromstring(svg).get("viewBox").split()[3])
+    page = (f"<style>@page {{ size: {PAPER.width}px {height}px; margin: 0 }} body {{ margin: 0 }}"
+            f"</style><div style='width: {PAPER.width}px'>{svg}</div>")
+    (tmp_path / "chart.pdf").write_bytes(HTML(string=page).write_pdf())
+    subprocess.run([pdftoppm, "-r", "96", "-gray", "-singlefile", str(tmp_path / "chart.pdf"),
+                    str(tmp_path / "chart")], check=True)
+    data = (tmp_path / "chart.pgm").read_bytes()
+    magic, width, rows, _max, pixels = data.split(maxsplit=4)
+    width, rows = int(width), int(rows)
+    assert magic == b"P5"
+    for label in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text"):
+        if not re.match(r"(бочка|цель) ", label.text or ""):
+            continue
+        x, y = float(label.get("x")), float(label.get("y"))
+        if label.get("text-anchor") == "end":
+            x -= 50
+        dark = sum(1 for row in range(int(y - PAPER.font), int(y) + 1)
+                   for col in range(int(x), int(x + 50)) if pixels[row * width + col] < 110)
+        assert dark >= 40, (label.text, dark)
