@@ -61,12 +61,6 @@ class GamePage:
         """The version's protocol (None if its log no longer replays)."""
         return None if isinstance(self.loaded, Broken) else self.loaded.protocol
 
-    def row_writer(self, why_base: str, edit_base: str, dealer: str) -> protocol_rows.RowWriter:
-        """What writes this page's live protocol rows (edit links on the edit page only)."""
-        return protocol_rows.row_writer(self.players, why_base,
-                                        edit_base if self.editable else None, dealer,
-                                        self.changed)
-
     @property
     def error(self) -> RuleError | None:
         """Why the version's log no longer replays (None if it does)."""

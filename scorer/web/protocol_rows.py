@@ -6,13 +6,12 @@ decided by scorer.marks, the same as on the PDF sheet.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
 from flask_babel import gettext as _
-from markupsafe import Markup, escape
 
 from scorer import marks
 from scorer.engine import Agreements, catalog
@@ -125,71 +124,6 @@ def row_view(row: Any, seats: int, slot_id: int | None, said: Words) -> ShownRow
             marks=marks.seat_marks(row, seat, code, seats), source=(row, seat, code),
         ))
     return shown
-
-
-@dataclass(frozen=True)
-class RowWriter:
-    """Writes a live protocol row as the game page shows it.
-
-    One f-string per row, not a template loop: at 20 rows the loop was half the page's
-    render (about 2 of 4 ms), for markup that has no logic of its own. The page's template
-    keeps the rest, the deleted rows with their forms included.
-    """
-
-    players: tuple[str, ...]  # escaped
-    why_base: str  # a row's "why" link is this and its number
-    edit_base: str | None  # a row's edit link is this, "/" and its slot (None: read-only)
-    edit_label: str  # the edit link's label, with %(n)d for the row's number
-    dealer: str  # the word before the dealer's name
-    moved: Collection[Any] = ()  # slots whose totals an edit moved
-    edited: Any = None  # the slot an edit changed (if any)
-
-    def __call__(self, r: ShownRow) -> Markup:
-        """The row's <tr>, as the template wrote it (the same bytes)."""
-        n, slot, players = r.n, r.slot_id, self.players
-        kind = (f"{escape(r.kind)}{' moved' if slot in self.moved else ''}"
-                f"{' edited' if self.edited is not None and slot == self.edited else ''}")
-        if self.edit_base is not None and slot:
-            label = self.edit_label % {"n": n}
-            number = (f'<a class="edit" href="{self.edit_base}/{escape(slot)}" '
-                      f'aria-label="{label}">{n}&nbsp;✎</a>')
-        else:
-            number = str(n)
-        if r.declarer is not None:
-            marks_ = f' <span class="mark">{escape(r.row_marks)}</span>' if r.row_marks else ""
-            info = (f'<b class="p{escape(r.declarer)} pc">{players[r.declarer]}</b> '
-                    f"{escape(r.contract)}{marks_} {escape(r.result)}\n          ")
-        else:
-            info = str(escape(r.result))
-        link = f'<td class="cell"><a class="why" href="{self.why_base}{n}"><span class="delta">'
-        cells = "".join(
-            f'{link}{escape(marks.signed(c.delta))}</span> <b class="sc">'  # type: ignore[arg-type]
-            f'{escape(marks.number(c.score))}</b>{mark_span(c.marks)}</a></td>'
-            for c in r.cells)
-        return Markup(
-            f'<tr id="row-{n}" class="{kind}">\n'
-            f'        <td class="n">{number}</td>\n'
-            f'        <td class="info">\n'
-            f"          {info}\n"
-            f"          <small>{self.dealer} {players[r.dealer]}</small>\n"
-            f"        </td>\n"
-            f"        {cells}\n"
-            f"      </tr>")
-
-
-def mark_span(text: str) -> str:
-    """A cell's marks after its score, if it has any."""
-    return f' <span class="mark">{escape(text)}</span>' if text else ""
-
-
-def row_writer(players: Sequence[str], why_base: str, edit_base: str | None, dealer: str,
-               changed: dict[str, Any] | None) -> RowWriter:
-    """The writer of one page's live rows (changed: the "which totals changed" note)."""
-    return RowWriter(tuple(str(escape(p)) for p in players), str(escape(why_base)),
-                     None if edit_base is None else str(escape(edit_base)),
-                     str(_("Edit deal %(n)d")), str(dealer),
-                     changed.get("ids", ()) if changed else (),
-                     changed.get("slot") if changed else None)
 
 
 @dataclass(frozen=True)
