@@ -26,6 +26,7 @@ def run(script: str, args: list[str]) -> str:
     ("web.py", ["--sizes", "20", "40", "--rounds", "1", "--deals", "2"], "log-log slope"),
     ("flood.py", ["--games", "2", "--deals", "20"], "host's first list view: 200"),
     ("stats.py", ["--games", "8", "--rounds", "5", "--repeat", "1"], "full rebuild"),
+    ("cpu.py", ["--sizes", "20", "--deals", "3"], "the whole deal"),
 ])
 def test_a_benchmark_runs_and_prints_its_figures(script, args, expect):
     """Each script runs to the end at a tiny size: a script broken by a change of the

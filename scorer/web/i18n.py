@@ -8,6 +8,7 @@ from flask import Flask, request
 from flask_babel import Babel, get_locale, get_translations
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
+from markupsafe import Markup
 
 # The one catalog, shared with the Flask-free engine, sheet and CLI.
 from scorer.engine.texts import CATALOG, DEFAULT, LANGUAGES
@@ -34,13 +35,14 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(CATALOG))
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals.update(lang=lang, languages=LANGUAGES)
-    # Flask-Babel's own callables find the translations through the request context on
-    # every string; these find them once per template render. Measured on a game page:
-    # the edit page renders in 1.6 ms instead of 2.1, the read-only one in 1.4 instead of
-    # 1.9, the deal form in 1.3 instead of 1.7.
-    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
-        template_gettext, template_ngettext, newstyle=True,
-        pgettext=template_pgettext, npgettext=template_npgettext)
+    # The templates' _() and ngettext(), in place of Flask-Babel's, because a game page asks
+    # for 50-70 strings per render. Flask-Babel's find the translations through the request
+    # context on every string (about 25 us each); these look them up once per render. And
+    # they take the evaluation context, not the template's, so a call inside a loop does not
+    # copy the template's variables into a derived context (Jinja's i18n callables do).
+    # Measured in docs/PERFORMANCE.md ("Templates' gettext").
+    app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext,
+                                 ngettext=template_ngettext)
 
 
 def translations(ev: EvalContext) -> Any:
@@ -53,25 +55,17 @@ def translations(ev: EvalContext) -> Any:
 
 
 @pass_eval_context
-def template_gettext(ev: EvalContext, string: str) -> str:
-    """gettext for templates (Jinja's newstyle i18n formats and escapes its result)."""
-    return str(translations(ev).ugettext(string))
+def template_gettext(ev: EvalContext, string: str, **variables: Any) -> str:
+    """gettext as Jinja's newstyle i18n has it: the translation (trusted markup when
+    autoescaping) always formatted with the variables, which are escaped."""
+    found = str(translations(ev).ugettext(string))
+    return (Markup(found) if ev.autoescape else found) % variables
 
 
 @pass_eval_context
-def template_ngettext(ev: EvalContext, singular: str, plural: str, num: int) -> str:
-    """ngettext for templates."""
-    return str(translations(ev).ungettext(singular, plural, num))
-
-
-@pass_eval_context
-def template_pgettext(ev: EvalContext, context: str, string: str) -> str:
-    """pgettext for templates."""
-    return str(translations(ev).upgettext(context, string))
-
-
-@pass_eval_context
-def template_npgettext(ev: EvalContext, context: str, singular: str, plural: str,
-                       num: int) -> str:
-    """npgettext for templates."""
-    return str(translations(ev).unpgettext(context, singular, plural, num))
+def template_ngettext(ev: EvalContext, singular: str, plural: str, num: int,
+                      **variables: Any) -> str:
+    """ngettext as Jinja's newstyle i18n has it (``num`` is a variable too)."""
+    variables.setdefault("num", num)
+    found = str(translations(ev).ungettext(singular, plural, num))
+    return (Markup(found) if ev.autoescape else found) % variables
