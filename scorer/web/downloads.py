@@ -26,7 +26,9 @@ from scorer.web.versions import Broken, load, log_of
 def stem(row: GameRow) -> str:
     """A file name stem from the title, else the game number."""
     text = re.sub(r"[^\w-]+", "-", row.head.get("title") or "", flags=re.UNICODE).strip("-")
-    return text or f"thousand-{row.created[:10]}"  # no game number: ids are not public
+    # No title: the game's name and date in the page's language (no game number: ids are
+    # not public); the date stays ISO so downloaded files sort by it.
+    return text or _("thousand-%(date)s", date=row.created[:10])
 
 
 # Russian letters in Latin, for the plain-ASCII file name old clients fall back to.
@@ -38,6 +40,12 @@ TRANSLIT = dict(zip(
     ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p",
      "r", "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya"],
     strict=True))
+# Ukrainian and Polish letters in Latin too (і ї є ґ, ą ć ę ł ń ó ś ź ż), as code points;
+# the apostrophe inside Ukrainian words is dropped.
+TRANSLIT.update({chr(0x456): "i", chr(0x457): "yi", chr(0x454): "ye", chr(0x491): "g",
+                 chr(0x2019): "", "'": "",
+                 "ą": "a", "ć": "c", "ę": "e", "ł": "l", "ń": "n", "ó": "o", "ś": "s",
+                 "ź": "z", "ż": "z"})
 
 
 def ascii_name(name: str, fallback: str) -> str:
