@@ -46,13 +46,18 @@ TRANSLIT.update({chr(0x456): "i", chr(0x457): "yi", chr(0x454): "ye", chr(0x491)
                  chr(0x2019): "", "'": "",
                  "ą": "a", "ć": "c", "ę": "e", "ł": "l", "ń": "n", "ó": "o", "ś": "s",
                  "ź": "z", "ż": "z"})
+# Ukrainian reads some letters its own way (the national romanisation: и y, г h, я ia):
+# тисяча is tysiacha, not the Russian tisyacha.
+UKRAINIAN = {chr(0x438): "y", chr(0x433): "h", chr(0x439): "i", chr(0x44E): "iu",
+             chr(0x44F): "ia", chr(0x454): "ie", chr(0x457): "i"}
 
 
-def ascii_name(name: str, fallback: str) -> str:
+def ascii_name(name: str, fallback: str, language: str = "ru") -> str:
     """The file name in plain ASCII: transliterated, else the fallback (never "--.pdf")."""
     stem, dot, ext = name.rpartition(".")
+    table = {**TRANSLIT, **UKRAINIAN} if language == "uk" else TRANSLIT
     latin = "".join(
-        TRANSLIT.get(c, TRANSLIT.get(c.lower(), c).capitalize() if c.lower() in TRANSLIT else c)
+        table.get(c, table.get(c.lower(), c).capitalize() if c.lower() in table else c)
         for c in stem
     )
     latin = re.sub(r"[^A-Za-z0-9_]+", "-", latin).strip("-_")
@@ -61,7 +66,7 @@ def ascii_name(name: str, fallback: str) -> str:
 
 def attachment(name: str, fallback: str = "game") -> str:
     """A Content-Disposition value that survives non-ASCII names."""
-    plain = ascii_name(name, fallback)
+    plain = ascii_name(name, fallback, lang())
     return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name)}"
 
 
