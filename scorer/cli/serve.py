@@ -201,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
               "the data folder must be writable and have free space", file=sys.stderr)
         return 2
     app.config["DATABASE_LOCK"] = lock
-    if args.lang:  # the instance's default language (scorer.web.i18n)
+    if getattr(args, "lang", None):  # the instance's default language (scorer.web.i18n)
         app.config["SCORER_LANGUAGE"] = args.lang
     try:
         options = waitress_options()

@@ -89,7 +89,7 @@ def run_stats(args: argparse.Namespace) -> int:
 
 def find_season(club: Club, name: str | None) -> Season:
     """The season named so (None or «всё время»: every game)."""
-    everything = {"all", N_("all time"), *(tr(lang, N_("all time")) for lang in ("ru", "en"))}
+    everything = {"all", N_("all time"), *(tr(lang, N_("all time")) for lang in LANGUAGES)}
     if name is None or " ".join(name.split()).casefold() in everything:
         return club.season(None)
     wanted = " ".join(name.split()).casefold()

@@ -373,3 +373,7 @@ def test_dates_and_plurals_come_from_babel():
     assert [deals_count(n, "ru") for n in (1, 3, 11, 21)] == ["1 кон", "3 кона", "11 конов",
                                                              "21 кон"]
     assert deals_count(1, "en") == "1 deal" and deals_count(2, "en") == "2 deals"
+    assert format_date("2026-12-04", "uk") == "4 грудня 2026"
+    assert format_date("2026-12-04", "pl") == "4 grudnia 2026"
+    assert [deals_count(n, "uk") for n in (1, 3, 11, 21)] == ["1 роздача", "3 роздачі",
+                                                             "11 роздач", "21 роздача"]
