@@ -41,6 +41,12 @@ def test_first_visit_follows_accept_language(client, header, expected):
     assert lang_of(client.get("/", headers=headers).get_data(as_text=True)) == expected
 
 
+def test_pages_vary_by_accept_language(client):
+    """A page's words depend on Accept-Language, so caches are told (Vary)."""
+    r = client.get("/", headers={"Accept-Language": "uk"})
+    assert "Accept-Language" in r.headers["Vary"]
+
+
 def test_the_switch_wins_over_the_browser_and_sticks(client):
     """A language chosen with the switch is kept in a cookie over Accept-Language."""
     r = client.get("/lang/pl?next=/", headers={"Accept-Language": "uk"})
