@@ -135,13 +135,14 @@ def rules_context(game: Game, lang: str) -> dict[str, Any]:
     """The game's agreements, grouped, each with its value and one line of explanation."""
     t, cat, ag = _words(lang), catalog(), game.agreements
     preset = resolve_agreements(ag.preset)
+    specs = cat.specs_for(ag.preset)  # a preset's own words, where it has them
     groups = []
     for group in cat.groups.values():
         items = [{"title": spec.title[lang], "value": spec.value_text(ag[spec.id], lang),
                   "explain": first_sentence(spec.explain[lang]),
                   "differs": ag[spec.id] != preset[spec.id],
                   "preset": spec.value_text(preset[spec.id], lang)}
-                 for spec in cat.agreements.values() if spec.group == group.id]
+                 for spec in specs.values() if spec.group == group.id]
         if items:
             groups.append({"title": group.title[lang], "entries": items})
     return {"lang": lang, "t": t, "title": game.title or "",

@@ -103,7 +103,7 @@ def words(lang: str) -> dict[str, str]:
 
 def agreement_lines(game: Game, lang: str) -> list[dict[str, str]]:
     """Every agreement that differs from the game's preset, with catalog titles."""
-    specs = catalog().agreements
+    specs = catalog().specs_for(game.agreements.preset)
     base = resolve_agreements(game.agreements.preset)
     return [{"id": key, "title": specs[key].title[lang],
              "value": specs[key].value_text(value, lang),

@@ -39,7 +39,7 @@ from scorer.engine import (
     parse_record,
     replay,
 )
-from scorer.engine.texts import N_
+from scorer.engine.texts import LANGUAGES, N_
 from scorer.instance import database
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ def register(subparsers: Subparsers) -> None:
         p.add_argument(argument, help=argument_help)
         p.add_argument("--instance", metavar="DIR",
                        help="the app's data folder (default: $SCORER_INSTANCE or ./instance)")
-        p.add_argument("--lang", choices=("ru", "en"), default="ru", help="language of refusals")
+        p.add_argument("--lang", choices=LANGUAGES, default="ru", help="language of refusals")
         p.set_defaults(func=handler)
 
 

@@ -20,7 +20,7 @@ from scorer.engine import (
     resolve_agreements,
     signed,
 )
-from scorer.engine.texts import N_, tr
+from scorer.engine.texts import LANGUAGES, N_, tr
 
 _TRUE = ("true", "on", "yes", "1")
 _FALSE = ("false", "off", "no", "0")
@@ -43,7 +43,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--set", dest="flips", action="append", default=[], metavar="ID=VALUE",
                    help="change one agreement on top (repeatable)")
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
-    p.add_argument("--lang", choices=("ru", "en"), default="ru")
+    p.add_argument("--lang", choices=LANGUAGES, default="ru")
     p.set_defaults(func=run)
 
 

@@ -10,7 +10,7 @@ from scorer import store
 from scorer.cli.backup import existing_database
 from scorer.cli.replay import InputError, load_game_file, refuse
 from scorer.engine import Game, RuleError, parse_game
-from scorer.engine.texts import N_
+from scorer.engine.texts import LANGUAGES, N_
 
 if TYPE_CHECKING:
     from scorer.cli import Subparsers
@@ -30,7 +30,7 @@ def register(subparsers: Subparsers) -> None:
                         help="the app's data folder (default: $SCORER_INSTANCE or ./instance)")
     parser.add_argument("-o", "--output", required=True, metavar="sheet.pdf",
                         help="where to write the PDF")
-    parser.add_argument("--lang", choices=("ru", "en"), default="ru", help="sheet language")
+    parser.add_argument("--lang", choices=LANGUAGES, default="ru", help="sheet language")
     parser.add_argument("--landscape", action="store_true", help="A4 landscape")
     parser.add_argument("--appendix", action="store_true",
                         help="add the reasons behind every row")

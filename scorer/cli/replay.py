@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scorer.engine import Game, RuleError, catalog, load_game, replay, resolve_agreements
-from scorer.engine.texts import N_, tr
+from scorer.engine.texts import LANGUAGES, N_, tr
 
 if TYPE_CHECKING:
     from scorer.cli import Subparsers
@@ -19,11 +19,11 @@ def register(sub: Subparsers) -> None:
     """Add the ``replay`` and ``agreements`` subcommands."""
     p = sub.add_parser("replay", help="replay a game log and print its protocol as JSON")
     p.add_argument("game", help="a thousand-game/1 JSON file ('-' for standard input)")
-    p.add_argument("--lang", choices=("ru", "en"), default="ru", help="language of 'why'")
+    p.add_argument("--lang", choices=LANGUAGES, default="ru", help="language of 'why'")
     p.set_defaults(func=run_replay)
     a = sub.add_parser("agreements", help="print an agreement set readably")
     a.add_argument("--preset", default="classic", help="preset name (default: classic)")
-    a.add_argument("--lang", choices=("ru", "en"), default="ru")
+    a.add_argument("--lang", choices=LANGUAGES, default="ru")
     a.set_defaults(func=run_agreements)
 
 
@@ -87,7 +87,7 @@ def run_agreements(args: argparse.Namespace) -> int:
     print(f"{preset.title[lang]} ({args.preset})")
     print(preset.description[lang])
     for group in cat.groups.values():
-        specs = [s for s in cat.agreements.values() if s.group == group.id]
+        specs = [s for s in cat.specs_for(args.preset).values() if s.group == group.id]
         if not specs:
             continue
         print(f"\n== {group.title[lang]} ==")

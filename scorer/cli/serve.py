@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scorer.engine.texts import LANGUAGES
 from scorer.instance import database, instance_folder
 
 if TYPE_CHECKING:
@@ -81,6 +82,9 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--trusted-host", action="append", default=[], metavar="NAME",
                    help="another host name pages may be asked for, e.g. a reverse proxy's "
                         "(repeatable; config key TRUSTED_HOSTS too)")
+    p.add_argument("--lang", choices=LANGUAGES, default=None,
+                   help="the instance's language for browsers that ask for none of ours "
+                        "(default: config key SCORER_LANGUAGE, else ru)")
     p.set_defaults(func=run)
 
 
@@ -197,6 +201,8 @@ def run(args: argparse.Namespace) -> int:
               "the data folder must be writable and have free space", file=sys.stderr)
         return 2
     app.config["DATABASE_LOCK"] = lock
+    if getattr(args, "lang", None):  # the instance's default language (scorer.web.i18n)
+        app.config["SCORER_LANGUAGE"] = args.lang
     try:
         options = waitress_options()
         server = create_server(app, host=args.host, port=args.port, **options)

@@ -26,7 +26,7 @@ from scorer.club import (
     Season,
     SeasonTable,
 )
-from scorer.engine.texts import N_, tr
+from scorer.engine.texts import LANGUAGES, N_, tr
 from scorer.instance import database
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("--instance", metavar="DIR",
                    help="the app's data folder (default: $SCORER_INSTANCE or ./instance)")
-    p.add_argument("--lang", choices=("ru", "en"), default="ru", help="language of the text")
+    p.add_argument("--lang", choices=LANGUAGES, default="ru", help="language of the text")
     p.set_defaults(func=run_stats)
 
 
@@ -89,7 +89,7 @@ def run_stats(args: argparse.Namespace) -> int:
 
 def find_season(club: Club, name: str | None) -> Season:
     """The season named so (None or «всё время»: every game)."""
-    everything = {"all", N_("all time"), *(tr(lang, N_("all time")) for lang in ("ru", "en"))}
+    everything = {"all", N_("all time"), *(tr(lang, N_("all time")) for lang in LANGUAGES)}
     if name is None or " ".join(name.split()).casefold() in everything:
         return club.season(None)
     wanted = " ".join(name.split()).casefold()

@@ -18,16 +18,18 @@ from types import MappingProxyType
 from typing import Any
 
 from scorer.engine.errors import RuleError
-from scorer.engine.texts import N_, tr
+from scorer.engine.texts import LANGUAGES, N_, Translated, tr
 from scorer.paths import data_dir
 
 TYPES = ("bool", "int", "choice", "optional_int")
-LANGS = ("ru", "en")
 CLASSIC = "classic"
+# Presets played under a country's own words: their agreements are also read under the
+# gettext context "preset:NAME", so the Polish catalog can say bomba, musik, pod kreską there.
+NATIVE_PRESETS = ("polish",)
 
-_REQUIRED = ("group", "type", "enforced", "title_ru", "title_en", "explain_ru", "explain_en")
+_REQUIRED = ("group", "type", "enforced", "title_en", "explain_en")
 _OPTIONAL = ("default", "min", "max", "values", "suggest", "labels", "changeable_mid_game")
-_PRESET_KEYS = ("title_ru", "title_en", "description_ru", "description_en", "values")
+_PRESET_KEYS = ("title_en", "description_en", "values")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _PRESET_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
 
@@ -52,12 +54,17 @@ class Group:
     """A heading that agreements are shown under."""
 
     id: str
-    title: dict[str, str]
+    title: Translated
+
+
+def preset_context(preset: str) -> str | None:
+    """The gettext context a preset's agreements are read under, if it has its own words."""
+    return f"preset:{preset}" if preset in NATIVE_PRESETS else None
 
 
 @dataclass(frozen=True)
 class Spec:
-    """One agreement: its type, classic default, allowed values and ru/en texts."""
+    """One agreement: its type, classic default, allowed values and texts (msgids)."""
 
     id: str
     group: str
@@ -68,11 +75,19 @@ class Spec:
     max: int | None
     suggest: tuple[Any, ...]
     enforced: bool
-    title: dict[str, str]
-    explain: dict[str, str]
-    labels: dict[Any, dict[str, str]]
+    title: Translated
+    explain: Translated
+    labels: dict[Any, Translated]
     # Whether an "agreements" record may change it in a running game (docs/RULES.md §11).
     changeable: bool = True
+
+    def under(self, context: str | None) -> Spec:
+        """This agreement worded under a preset's context (see NATIVE_PRESETS)."""
+        if context is None:
+            return self
+        return replace(self, title=self.title.under(context),
+                       explain=self.explain.under(context),
+                       labels={k: v.under(context) for k, v in self.labels.items()})
 
     def expected(self) -> str:
         """What a valid value looks like, worded the same in every language."""
@@ -115,7 +130,7 @@ class Spec:
 
     def value_text(self, value: Any, lang: str = "ru") -> str:
         """How a value is shown on a form or the rules sheet."""
-        lang = lang if lang in LANGS else "en"
+        lang = lang if lang in LANGUAGES else "en"
         label = self.labels.get(value) if not isinstance(value, bool) else None
         if label:
             return label[lang]
@@ -134,8 +149,8 @@ class Preset:
     """A named agreement set; ``values`` holds only what differs from classic."""
 
     name: str
-    title: dict[str, str]
-    description: dict[str, str]
+    title: Translated
+    description: Translated
     values: dict[str, Any]
 
 
@@ -172,6 +187,16 @@ class Catalog:
     def preset_values(self, name: str) -> dict[str, Any]:
         """Every agreement's value under preset ``name``, in display order."""
         return {**self.defaults(), **self.preset(name).values}
+
+    def specs_for(self, preset: str) -> dict[str, Spec]:
+        """The agreements as a game of ``preset`` shows them: the ones it sets in its own
+        words where it has them (NATIVE_PRESETS), the rest as everywhere."""
+        context = preset_context(preset)
+        found = self.presets.get(preset)
+        if context is None or found is None:
+            return self.agreements
+        return {id: spec.under(context) if id in found.values else spec
+                for id, spec in self.agreements.items()}
 
 
 class Agreements(Mapping[str, Any]):
@@ -295,16 +320,13 @@ def _table(path: Path, where: str, value: Any) -> list[tuple[str, Any]]:
     return list(value.items())
 
 
-def _texts(path: Path, where: str, raw: dict[str, Any], prefix: str) -> dict[str, str]:
-    """Collect ``prefix_ru``/``prefix_en`` (or ``ru``/``en``) as a non-empty text pair."""
-    texts = {}
-    for lang in LANGS:
-        key = f"{prefix}_{lang}" if prefix else lang
-        text = raw.get(key)
-        if not isinstance(text, str) or not text.strip():
-            raise CatalogError(path, where, f"{key} must be a non-empty string")
-        texts[lang] = text
-    return texts
+def _texts(path: Path, where: str, raw: dict[str, Any], prefix: str) -> Translated:
+    """The English ``prefix_en`` (or ``en``): a msgid, translated in messages.po."""
+    key = f"{prefix}_en" if prefix else "en"
+    text = raw.get(key)
+    if not isinstance(text, str) or not text.strip():
+        raise CatalogError(path, where, f"{key} must be a non-empty string")
+    return Translated(text)
 
 
 def _load_groups(path: Path, raw: Any) -> dict[str, Group]:
@@ -313,9 +335,10 @@ def _load_groups(path: Path, raw: Any) -> dict[str, Group]:
     for id, entry in _table(path, "groups", raw):
         where = f"groups.{id}"
         if not _ID.match(id) or not isinstance(entry, dict):
-            raise CatalogError(path, where, "a group is a table with ru and en")
-        if set(entry) - set(LANGS):
-            raise CatalogError(path, where, f"unknown keys {sorted(set(entry) - set(LANGS))}")
+            raise CatalogError(path, where, "a group is a table with en")
+        if set(entry) - {"en"}:
+            raise CatalogError(path, where, f"unknown keys {sorted(set(entry) - {'en'})} "
+                               "(other languages live in messages.po)")
         groups[id] = Group(id=id, title=_texts(path, where, entry, ""))
     return groups
 
@@ -332,7 +355,8 @@ def _load_spec(path: Path, id: str, raw: Any, groups: dict[str, Group]) -> Spec:
         raise CatalogError(path, where, f"missing {', '.join(missing)}")
     unknown = set(raw) - set(_REQUIRED) - set(_OPTIONAL)
     if unknown:
-        raise CatalogError(path, where, f"unknown keys {sorted(unknown)}")
+        raise CatalogError(path, where, f"unknown keys {sorted(unknown)} "
+                           "(other languages live in messages.po)")
     kind = raw["type"]
     if kind not in TYPES:
         raise CatalogError(path, where, f"type must be one of {', '.join(TYPES)}")
@@ -400,7 +424,7 @@ def _check_default(path: Path, where: str, spec: Spec, raw: dict[str, Any]) -> N
         raise CatalogError(path, where, f"default {spec.default!r} is not {spec.expected()}")
 
 
-def _labels(path: Path, where: str, spec: Spec, raw: Any) -> dict[Any, dict[str, str]]:
+def _labels(path: Path, where: str, spec: Spec, raw: Any) -> dict[Any, Translated]:
     """Read value labels: every value of a choice, optionally some values of an int."""
     if not isinstance(raw, dict) or (raw and spec.type == "bool"):
         raise CatalogError(path, where, "labels are a table, and not for bool")
@@ -409,6 +433,9 @@ def _labels(path: Path, where: str, spec: Spec, raw: Any) -> dict[Any, dict[str,
         value = key if spec.type == "choice" else _int_key(key)
         if value is None or not spec.accepts(value) or not isinstance(entry, dict):
             raise CatalogError(path, f"{where}.labels.{key}", f"not a value: {spec.expected()}")
+        if set(entry) - {"en"}:
+            raise CatalogError(path, f"{where}.labels.{key}", "only en (other languages live "
+                               "in messages.po)")
         labels[value] = _texts(path, f"{where}.labels.{key}", entry, "")
     if spec.type == "choice" and set(labels) != set(spec.values or ()):
         missing = [v for v in spec.values or () if v not in labels]
@@ -446,7 +473,8 @@ def _load_preset(path: Path, agreements: dict[str, Spec]) -> Preset:
     data = _read_toml(path)
     unknown = set(data) - set(_PRESET_KEYS)
     if unknown:
-        raise CatalogError(path, "top level", f"unknown keys {sorted(unknown)}")
+        raise CatalogError(path, "top level", f"unknown keys {sorted(unknown)} "
+                           "(other languages live in messages.po)")
     values = data.get("values", {})
     if not isinstance(values, dict):
         raise CatalogError(path, "values", "must be a table")

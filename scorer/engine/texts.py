@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import datetime
 import functools
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
 import babel.dates
 from babel.support import NullTranslations, Translations
 
-LANGUAGES = ("ru", "en")
+# Russian first; then as a table would look for its own language in the switch.
+LANGUAGES = ("ru", "uk", "pl", "en")
 DEFAULT = "ru"
+# Each language in its own name, for the switch in the header.
+NATIVE_NAMES = {"ru": "Русский", "uk": "Українська", "pl": "Polski", "en": "English"}
 # Beside the package's modules, so an installed wheel and a checkout find the same files.
 CATALOG = Path(__file__).resolve().parents[1] / "translations"
 
@@ -48,6 +52,60 @@ def tr(lang: str, msgid: str) -> str:
     return translations(lang).gettext(msgid)
 
 
+def ptr(lang: str, context: str, msgid: str) -> str:
+    """One msgid under ``context`` in ``lang``; the plain entry where the context has none."""
+    found = str(translations(lang).pgettext(context, msgid))
+    return found if found != msgid else tr(lang, msgid)
+
+
+class Translated(Mapping[str, str]):
+    """A catalog text kept as its msgid and read in any language: ``text["uk"]``.
+
+    The agreement catalog keeps these instead of one string per language, so its words live
+    in messages.po like every other word and the engine needs no Flask to show them.
+    """
+
+    __slots__ = ("msgid", "context")
+    msgid: str
+    context: str | None
+
+    def __init__(self, msgid: str, context: str | None = None):
+        object.__setattr__(self, "msgid", msgid)
+        object.__setattr__(self, "context", context)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a catalog text is read-only")
+
+    def __getitem__(self, lang: str) -> str:
+        if self.context:
+            return ptr(lang, self.context, self.msgid)
+        return tr(lang, self.msgid)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(LANGUAGES)
+
+    def __len__(self) -> int:
+        return len(LANGUAGES)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Translated):
+            return (self.msgid, self.context) == (other.msgid, other.context)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.msgid, self.context))
+
+    def __repr__(self) -> str:
+        return f"Translated({self.msgid!r}, {self.context!r})"
+
+    def __str__(self) -> str:
+        return self.msgid
+
+    def under(self, context: str | None) -> Translated:
+        """The same text read under ``context`` (a preset's own words), if there is one."""
+        return Translated(self.msgid, context)
+
+
 def format_date(value: str | None, lang: str) -> str:
     """An ISO date in words (4 декабря 2026 / 4 December 2026); any other text as is."""
     if not value:
@@ -57,3 +115,4 @@ def format_date(value: str | None, lang: str) -> str:
     except ValueError:
         return value
     return babel.dates.format_date(day, "d MMMM y", locale=lang if lang in LANGUAGES else DEFAULT)
+

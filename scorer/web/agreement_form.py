@@ -64,16 +64,18 @@ def widget_of(spec: Spec) -> str:
     return "number"
 
 
-def groups(values: Mapping[str, Any],
-           errors: dict[str, str] | None = None) -> list[tuple[Group, list[Field]]]:
-    """The catalog's groups in order, each with its fields filled from ``values``."""
+def groups(values: Mapping[str, Any], errors: dict[str, str] | None = None,
+           preset: str | None = None) -> list[tuple[Group, list[Field]]]:
+    """The catalog's groups in order, each with its fields filled from ``values``; worded
+    as ``preset`` words its agreements (the polish preset in Polish rules' words)."""
     cat = catalog()
+    specs = cat.specs_for(preset) if preset else cat.agreements
     errors = errors or {}
     out = []
     for gid, group in cat.groups.items():
         fields = [
             Field(spec, values[spec.id], widget_of(spec), errors.get(spec.id))
-            for spec in cat.agreements.values()
+            for spec in specs.values()
             if spec.group == gid
         ]
         if fields:
@@ -124,9 +126,6 @@ def parse(form: Mapping[str, str], preset: str) -> tuple[Agreements | None, dict
 
 def differences(agreements: Agreements, base: str = "preset") -> list[tuple[Spec, str]]:
     """(spec, shown value) for each agreement that differs from the preset or classic."""
-    cat = catalog()
+    specs = catalog().specs_for(agreements.preset)
     diff = agreements.differences(base)
-    return [
-        (cat.agreements[aid], label_of(cat.agreements[aid], value))
-        for aid, value in diff.items()
-    ]
+    return [(specs[aid], label_of(specs[aid], value)) for aid, value in diff.items()]

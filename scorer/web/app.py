@@ -167,6 +167,8 @@ def compressed(response: Response) -> Response:
     """Gzip a text answer when the client accepts it (cached pages and static files arrive
     gzipped already)."""
     response.vary.add("Accept-Encoding")
+    if response.mimetype == "text/html":  # a page's words follow the browser's languages
+        response.vary.add("Accept-Language")
     if (response.direct_passthrough or response.status_code < 200
             or response.status_code in (204, 304) or "Content-Encoding" in response.headers
             or not (response.mimetype or "").startswith(COMPRESSIBLE)

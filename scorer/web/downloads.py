@@ -26,7 +26,9 @@ from scorer.web.versions import Broken, load, log_of
 def stem(row: GameRow) -> str:
     """A file name stem from the title, else the game number."""
     text = re.sub(r"[^\w-]+", "-", row.head.get("title") or "", flags=re.UNICODE).strip("-")
-    return text or f"thousand-{row.created[:10]}"  # no game number: ids are not public
+    # No title: the game's name and date in the page's language (no game number: ids are
+    # not public); the date stays ISO so downloaded files sort by it.
+    return text or _("thousand-%(date)s", date=row.created[:10])
 
 
 # Russian letters in Latin, for the plain-ASCII file name old clients fall back to.
@@ -38,13 +40,24 @@ TRANSLIT = dict(zip(
     ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p",
      "r", "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya"],
     strict=True))
+# Ukrainian and Polish letters in Latin too (і ї є ґ, ą ć ę ł ń ó ś ź ż), as code points;
+# the apostrophe inside Ukrainian words is dropped.
+TRANSLIT.update({chr(0x456): "i", chr(0x457): "yi", chr(0x454): "ye", chr(0x491): "g",
+                 chr(0x2019): "", "'": "",
+                 "ą": "a", "ć": "c", "ę": "e", "ł": "l", "ń": "n", "ó": "o", "ś": "s",
+                 "ź": "z", "ż": "z"})
+# Ukrainian reads some letters its own way (the national romanisation: и y, г h, я ia):
+# тисяча is tysiacha, not the Russian tisyacha.
+UKRAINIAN = {chr(0x438): "y", chr(0x433): "h", chr(0x439): "i", chr(0x44E): "iu",
+             chr(0x44F): "ia", chr(0x454): "ie", chr(0x457): "i"}
 
 
-def ascii_name(name: str, fallback: str) -> str:
+def ascii_name(name: str, fallback: str, language: str = "ru") -> str:
     """The file name in plain ASCII: transliterated, else the fallback (never "--.pdf")."""
     stem, dot, ext = name.rpartition(".")
+    table = {**TRANSLIT, **UKRAINIAN} if language == "uk" else TRANSLIT
     latin = "".join(
-        TRANSLIT.get(c, TRANSLIT.get(c.lower(), c).capitalize() if c.lower() in TRANSLIT else c)
+        table.get(c, table.get(c.lower(), c).capitalize() if c.lower() in table else c)
         for c in stem
     )
     latin = re.sub(r"[^A-Za-z0-9_]+", "-", latin).strip("-_")
@@ -53,7 +66,7 @@ def ascii_name(name: str, fallback: str) -> str:
 
 def attachment(name: str, fallback: str = "game") -> str:
     """A Content-Disposition value that survives non-ASCII names."""
-    plain = ascii_name(name, fallback)
+    plain = ascii_name(name, fallback, lang())
     return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name)}"
 
 

@@ -202,7 +202,7 @@ def new_game() -> ResponseReturnValue:
     return render_template(
         "games/new.html", form=form, errors=errors, preset=preset,
         presets=catalog().presets, preset_choices=list(presets.items()),
-        groups=agreement_form.groups(values, ag_only(errors)),
+        groups=agreement_form.groups(values, ag_only(errors), preset=agreements.preset),
         diffs=agreement_form.differences(agreements, "preset"),
         diffs_classic=agreement_form.differences(agreements, "classic"),
         names=known_names(), chips=club_new.chips(form),

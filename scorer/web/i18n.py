@@ -1,27 +1,40 @@
-"""Languages: Russian by default, English on request (Flask-Babel)."""
+"""Languages: the switch's choice, else the browser's, else the instance's (Flask-Babel)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 from flask_babel import Babel, get_locale, get_translations
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup
 
 # The one catalog, shared with the Flask-free engine, sheet and CLI.
-from scorer.engine.texts import CATALOG, DEFAULT, LANGUAGES
+from scorer.engine.texts import CATALOG, DEFAULT, LANGUAGES, NATIVE_NAMES
 
 COOKIE = "lang"
+# The instance's own language when neither the switch nor the browser names one of ours
+# (`python -m scorer serve --lang uk`); Russian unless set.
+CONFIG_KEY = "SCORER_LANGUAGE"
 
 babel = Babel()
 
 
+def instance_language() -> str:
+    """The instance's default language (config SCORER_LANGUAGE), Russian if unset or unknown."""
+    configured = current_app.config.get(CONFIG_KEY)
+    return configured if configured in LANGUAGES else DEFAULT
+
+
 def select_locale() -> str:
-    """The language the browser chose with the switch, else Russian."""
+    """The language chosen with the switch; else the first of ours the browser asks for
+    (Accept-Language, by weight: uk-UA finds uk); else the instance's."""
     chosen = request.cookies.get(COOKIE)
-    return chosen if chosen in LANGUAGES else DEFAULT
+    if chosen in LANGUAGES:
+        return chosen
+    asked = request.accept_languages.best_match(LANGUAGES)
+    return asked if asked in LANGUAGES else instance_language()
 
 
 def lang() -> str:
@@ -34,7 +47,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(CATALOG))
     babel.init_app(app, locale_selector=select_locale)
-    app.jinja_env.globals.update(lang=lang, languages=LANGUAGES)
+    app.jinja_env.globals.update(lang=lang, languages=LANGUAGES, native_names=NATIVE_NAMES)
     # The templates' _() and ngettext(), in place of Flask-Babel's, because a game page asks
     # for 50-70 strings per render. Flask-Babel's find the translations through the request
     # context on every string (about 25 us each); these look them up once per render. And

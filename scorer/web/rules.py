@@ -22,7 +22,7 @@ def sheet(token: str, editable: bool) -> ResponseReturnValue:
     agreements = current_agreements(loaded.game)  # the set in force now (RULES.md §11)
     differ = agreements.differences("classic")
     groups = []
-    for group, fields in agreement_form.groups(dict(agreements)):
+    for group, fields in agreement_form.groups(dict(agreements), preset=agreements.preset):
         items = [
             {"spec": f.spec, "value": label_of(f.spec, f.value), "differs": f.spec.id in differ}
             for f in fields

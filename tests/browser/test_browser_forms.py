@@ -12,7 +12,7 @@ pytestmark = pytest.mark.browser
 
 def test_a_deal_without_javascript(live_server, browser):
     """Without script: a preset, a previewed and saved deal, a "why", a self-refreshing view."""
-    ctx = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    ctx = browser.new_context(viewport=PHONE, java_script_enabled=False, locale="ru-RU")
     page = ctx.new_page()
     try:
         page.goto(live_server + "/new")

@@ -31,7 +31,7 @@ def test_the_host_archives_and_deletes_at_phone_size_without_javascript(browser,
     finally:
         db.close()
     ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                              java_script_enabled=False)
+                              java_script_enabled=False, locale="ru-RU")
     page = ctx.new_page()
     try:
         page.goto(f"{live_server}/?key={HOST_KEY}")

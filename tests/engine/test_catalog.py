@@ -10,6 +10,7 @@ import pytest
 
 from scorer.engine import Agreements, RuleError, catalog, resolve_agreements
 from scorer.engine.catalog import CatalogError, load_catalog
+from scorer.engine.texts import LANGUAGES
 from scorer.paths import data_dir
 
 # docs/RULES.md §7 written out as data; test_committed_list_matches_rules_md checks the
@@ -131,13 +132,15 @@ def test_every_id_of_rules_md_is_in_the_catalog():
 
 @pytest.mark.parametrize("id", list(ENFORCED) + list(ADVISORY) + list(SEED_AGREEMENTS))
 def test_spec_is_complete_and_consistent(id):
-    """Both titles and explanations are there, in the right script; type and default agree."""
+    """Title and explanation read in every language, in the right script (the catalog keeps
+    the English msgid, messages.po the rest); type and default agree."""
     spec = catalog().agreements[id]
     assert spec.id == id and spec.group in catalog().groups
     for texts in (spec.title, spec.explain):
-        assert set(texts) == {"ru", "en"}
-        assert texts["ru"].strip() and texts["en"].strip()
-        assert CYRILLIC.search(texts["ru"]) and not CYRILLIC.search(texts["en"])
+        assert set(texts) == set(LANGUAGES)
+        assert all(texts[lang].strip() for lang in LANGUAGES)
+        assert CYRILLIC.search(texts["ru"]) and CYRILLIC.search(texts["uk"])
+        assert not CYRILLIC.search(texts["en"]) and texts["en"] == texts.msgid
     assert spec.coerce(spec.default) == spec.default
     if spec.type == "bool":
         assert isinstance(spec.default, bool) and spec.values is None and not spec.labels
@@ -149,7 +152,7 @@ def test_spec_is_complete_and_consistent(id):
         assert spec.type == "optional_int" and spec.default is None
     assert all(spec.accepts(v) for v in spec.suggest)
     for label in spec.labels.values():
-        assert label["ru"].strip() and label["en"].strip()
+        assert all(label[lang].strip() for lang in LANGUAGES)
 
 
 def test_known_scoring_facts_are_in_the_explanations():
@@ -168,7 +171,7 @@ def test_agreements_are_shown_grouped_in_group_order():
     seen = [spec.group for spec in cat.agreements.values()]
     runs = [g for i, g in enumerate(seen) if i == 0 or seen[i - 1] != g]
     assert runs == [g for g in cat.groups if g in seen]
-    assert all(g.title["ru"] and g.title["en"] for g in cat.groups.values())
+    assert all(g.title[lang] for g in cat.groups.values() for lang in LANGUAGES)
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -177,8 +180,7 @@ def test_preset_matches_rules_md_section_8(name):
     cat = catalog()
     preset = cat.presets[name]
     assert preset.name == name and preset.values == PRESETS[name]
-    assert preset.title["ru"] and preset.title["en"]
-    assert preset.description["ru"] and preset.description["en"]
+    assert all(preset.title[lang] and preset.description[lang] for lang in LANGUAGES)
     agreements = resolve_agreements(name)
     assert agreements.preset == name and agreements.overrides == {}
     assert agreements.differences("classic") == PRESETS[name]
@@ -379,9 +381,8 @@ def test_loader_refuses_bool_default_for_int(rules):
 
 
 def test_loader_refuses_choice_without_label(rules):
-    """Every choice value needs its ru/en label."""
-    _edit(rules / "catalog.toml",
-          '[agreements.barrel_fall.labels.zero]\nru = "На ноль"\nen = "To zero"\n', "")
+    """Every choice value needs its label."""
+    _edit(rules / "catalog.toml", '[agreements.barrel_fall.labels.zero]\nen = "To zero"\n', "")
     _load_fails(rules, "agreements.barrel_fall.labels", "zero")
 
 

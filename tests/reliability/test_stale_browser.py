@@ -42,7 +42,8 @@ def test_a_stale_phone_is_warned_refused_and_then_saves(served_game):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:
             a, b = (browser.new_context(viewport={"width": 390, "height": 844},
-                                        is_mobile=True, has_touch=True).new_page()
+                                        is_mobile=True, has_touch=True,
+                                        locale="ru-RU").new_page()
                     for _ in range(2))
             a.goto(served_game + "/deal")
             b.goto(served_game + "/deal")
