@@ -35,9 +35,9 @@ def phone(browser):
     """A fresh phone-sized browser context factory."""
     contexts = []
 
-    def make():
-        """A new phone-sized page in its own context."""
-        ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+    def make(viewport=PHONE):
+        """A new phone-sized page in its own context (390×844 unless told)."""
+        ctx = browser.new_context(viewport=viewport, device_scale_factor=2, is_mobile=True,
                                   has_touch=True, locale="ru-RU")
         contexts.append(ctx)
         return ctx.new_page()
