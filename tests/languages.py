@@ -1,8 +1,4 @@
-"""The app's languages, for tests parameterised over them.
-
-PENDING lists languages whose catalog is still being written: their tests are skipped
-(not failed) until the catalog arrives. The integrator empties PENDING when it does.
-"""
+"""The app's languages, for tests parameterised over them."""
 
 from __future__ import annotations
 
@@ -18,8 +14,6 @@ ROOT = Path(__file__).resolve().parents[1]
 TRANSLATIONS = ROOT / "scorer" / "translations"
 # Languages with a messages.po (English is the msgids themselves).
 TRANSLATED = tuple(code for code in LANGUAGES if code != "en")
-# Catalogs not written yet: tests over them skip with this reason.
-PENDING: set[str] = set()
 # gettext plural forms each language needs.
 PLURALS = {"ru": 3, "uk": 3, "pl": 3}
 
@@ -30,9 +24,8 @@ def po_path(lang: str) -> Path:
 
 
 def ready(lang: str) -> str:
-    """``lang`` for a test, or a skip while its catalog is pending."""
-    if lang in PENDING:
-        pytest.skip(f"the {lang} catalog is pending (tests/languages.py PENDING)")
+    """``lang`` for a test; a translated language without its catalog fails, never skips."""
+    assert lang == "en" or po_path(lang).is_file(), f"no catalog for {lang}"
     return lang
 
 
@@ -43,5 +36,5 @@ def po(lang: str) -> Catalog:
 
 
 def each(langs: tuple[str, ...] = LANGUAGES) -> list[object]:
-    """pytest params over ``langs``, the pending ones marked so a run shows why they skip."""
+    """pytest params over ``langs``, named by their codes."""
     return [pytest.param(code, id=code) for code in langs]

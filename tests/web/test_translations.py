@@ -3,7 +3,6 @@
 The web (Flask-Babel) and the Flask-free engine, sheet and CLI (scorer/engine/texts.py)
 read the same scorer/translations; Russian, Ukrainian and Polish live there and nowhere
 else (the agreement catalog's texts too: rules/catalog.toml keeps only the English msgids).
-Languages whose catalog is still being written are listed in tests/languages.py PENDING.
 """
 
 from __future__ import annotations
