@@ -39,7 +39,7 @@ def test_a_players_card_prints_every_figure(app, client):
     r = client.get("/club/players/1/card.pdf")
     assert r.status_code == 200
     body = " ".join(" ".join(pages(r.data)).split())  # a narrow column wraps a label
-    for word in ("Аня", "заказов взято", "болты", "падения с бочки", "самосвалы",
+    for word in ("Аня", "заказов взято", "болты", "слёты с бочки", "самосвалы",
                  "самая длинная серия побед"):
         assert word in body, word
 
