@@ -141,7 +141,12 @@ def all_pages(page, base: str, lang: str) -> list[str]:
     token = url.rsplit("/", 1)[1]
     return [f"{base}/", f"{base}/new", f"{base}/new?preset=polish", url, url + "/deal",
             base + edit, url + "/share", url + "/rules", f"{base}/g/{token}/compare?preset=polish",
-            url + "/why/1", viewer, f"{base}/nowhere"]
+            url + "/why/1", viewer, f"{base}/nowhere",
+            # the club's pages (the host's) and changing the rules mid-game
+            f"{base}/club/table", f"{base}/club", f"{base}/club/players/1",
+            f"{base}/club/games/1", f"{base}/club/history", f"{base}/club/seasons",
+            f"{base}/club/share", f"{base}/g/{token}/agreements?when=next",
+            f"{base}/g/{token}/agreements?when=start"]
 
 
 @pytest.mark.parametrize("lang", each())
