@@ -332,22 +332,13 @@ def shared_chart(token: str) -> ResponseReturnValue:
     return chart_answer(viewer, int(viewer.ref or 0), None)
 
 
-@bp.get("/s/<token>/table.csv")
-def shared_table_csv(token: str) -> ResponseReturnValue:
-    """The shared season table as CSV."""
+@bp.get("/s/<token>/<any(table, results):what>.csv")
+def shared_csv(token: str, what: str) -> ResponseReturnValue:
+    """The shared season's table, or its per-game results, as CSV."""
     viewer = share_viewer(token)
     if viewer.kind != "season":
         abort(404)
-    return csv_answer(viewer, "table", viewer.ref)
-
-
-@bp.get("/s/<token>/results.csv")
-def shared_results_csv(token: str) -> ResponseReturnValue:
-    """The shared season's per-game results as CSV."""
-    viewer = share_viewer(token)
-    if viewer.kind != "season":
-        abort(404)
-    return csv_answer(viewer, "results", viewer.ref)
+    return csv_answer(viewer, what, viewer.ref)
 
 
 @bp.get("/s/<token>/paper.pdf")

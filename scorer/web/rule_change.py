@@ -226,10 +226,7 @@ def confirm(token: str) -> ResponseReturnValue:
     except StaleError:
         return stale(row)
     except RuleError as err:
-        rules = url_for("rules.edit_rules", token=row.edit_token)
-        return render_template("game/rule_change_refused.html", row=row,
-                               message=refusal(err, loaded.game.players, lang(), rules,
-                                               deal=True)), 422
+        return refused(row, loaded, err)
     return redirect(url_for("game.page", token=row.edit_token))
 
 
@@ -283,8 +280,13 @@ def undo(token: str) -> ResponseReturnValue:
     except StaleError:
         return stale(row)
     except RuleError as err:
-        rules = url_for("rules.edit_rules", token=row.edit_token)
-        return render_template("game/rule_change_refused.html", row=row,
-                               message=refusal(err, loaded.game.players, lang(), rules,
-                                               deal=True)), 422
+        return refused(row, loaded, err)
     return redirect(url_for("game.page", token=row.edit_token))
+
+
+def refused(row: GameRow, loaded: Loaded, err: RuleError) -> ResponseReturnValue:
+    """The page that says which deal the new set refuses, and why (422)."""
+    rules = url_for("rules.edit_rules", token=row.edit_token)
+    return render_template("game/rule_change_refused.html", row=row,
+                           message=refusal(err, loaded.game.players, lang(), rules,
+                                           deal=True)), 422

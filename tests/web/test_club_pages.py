@@ -209,6 +209,8 @@ def test_share_links_are_read_only_and_open_only_their_page(app, client, host):
     assert "/v/" in cell and "/g/" not in cell
     assert all(row.edit_token not in cell for row in rows)
     assert stranger.get(f"{path}/table.csv").status_code == 200
+    assert stranger.get(f"{path}/results.csv").status_code == 200
+    assert stranger.get(f"{path}/other.csv").status_code == 404
     assert stranger.post(path).status_code in (403, 405)
     # A player's link: that player's figures only.
     share = text(client.get(f"/club/share?kind=player&ref={anya}"))
@@ -218,6 +220,7 @@ def test_share_links_are_read_only_and_open_only_their_page(app, client, host):
     assert stranger.get(f"{player_path}/sources/p{boris}.wins").status_code == 404
     assert stranger.get(f"{player_path}/sources/t{anya}-wins").status_code == 404
     assert stranger.get(f"{player_path}/rating.svg").status_code == 200
+    assert stranger.get(f"{player_path}/table.csv").status_code == 404  # a season's only
     # Replacing the link: the old one opens nothing.
     token = csrf(share)
     client.post(f"/club/share/replace?kind=player&ref={anya}", data={"csrf_token": token})
