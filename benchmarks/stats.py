@@ -1,6 +1,7 @@
 """The club's cost: a club of 500 finished games of 30–300 card-dealt deals.
 
-Usage: python benchmarks/stats.py [--games 500] [--rounds 300] [--seed 1]
+Usage: python benchmarks/stats.py [--games 500] [--rounds 300] [--seed 1] [--repeat 3]
+       [--no-settle]
 
 Each game is a prefix (30–300 deals) of one of benchmarks/games.py's card-dealt evening
 games of 2, 3 or 4 players, finished by two more records (an adjustment that brings the
@@ -17,8 +18,10 @@ and dated over a year. Printed:
   (``/club/players/<id>``), warm, p99 over ``--rounds`` requests: the app's own routes
   (``scorer.create_app`` on a temporary instance holding the club), asked through Flask's
   test client by a host (the session cookie of ``/?key=HOST_KEY``), never sending
-  If-None-Match, so each answer is a full 200: the fingerprint query and the page kept
-  once per club state (``Club.cached``). The floor is a bare route registered on the
+  If-None-Match, so each answer is a full 200: the club's fingerprint queries (three or
+  four per page) and the page kept once per club state (``Club.cached``). Before they
+  are timed the club's memory is emptied and the heap collected and frozen, as after a
+  restart of ``serve`` (``--no-settle``: not frozen). The floor is a bare route registered on the
   same app, returning the same bytes, asked interleaved by the same client. Target ≤ 3×.
   The CPU time of the serving thread (p99, same requests) is printed beside the wall
   clock: on a busy machine the wall clock's tail is mostly waiting for a core.
