@@ -17,6 +17,8 @@ from club_web import store_club  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
+AXE = Path(__import__("axe_playwright_python").__file__).parent / "axe.min.js"
+
 # Every visible link, button and summary smaller than 44×44 or past the screen's edge.
 SMALL_TARGETS = """(scope) => [...document.querySelector(scope)
   .querySelectorAll('a, button, summary, select, input')]
@@ -143,5 +145,30 @@ def test_the_small_phone_fits_too(browser, club_server):
         for path in ("/club/table", "/club/players/1", "/new"):
             page.goto(f"{club_server}{path}")
             fits(page, "#player-chips" if path == "/new" else "main")
+    finally:
+        ctx.close()
+
+
+def axe_violations(page) -> list[tuple[str, list[str]]]:
+    """axe-core's violations on the page: (rule, first offending elements)."""
+    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [(v["id"], [n["html"][:80] for n in v["nodes"][:3]]) for v in result["violations"]]
+
+
+def test_axe_finds_nothing_on_the_club_pages(browser, club_server):
+    """axe-core finds no violation on the new-game form with its chips, the season table,
+    a player's page and the roster."""
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, locale="ru-RU",
+                              bypass_csp=True)  # axe-core goes in as a script of its own
+    page = ctx.new_page()
+    try:
+        page.goto(f"{club_server}/?key={HOST_KEY}")
+        for path in ("/new", "/club/table", "/club/players/1", "/club"):
+            page.goto(f"{club_server}{path}")
+            # Folded forms (the roster's rename, merge) are checked open too.
+            page.evaluate("() => document.querySelectorAll('details')"
+                          ".forEach(d => d.open = true)")
+            assert axe_violations(page) == [], path
     finally:
         ctx.close()

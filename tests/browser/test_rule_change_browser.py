@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from phone_browser import ARGS, PHONE, served  # noqa: F401  (ARGS: the browser fixture's)
@@ -11,6 +12,9 @@ from test_small_screen import long_game, no_page_overflow, sized
 from scorer import create_app, store
 
 pytestmark = pytest.mark.browser
+
+AXE = Path(__import__("axe_playwright_python").__file__).parent / "axe.min.js"
+OPEN_ALL = "() => document.querySelectorAll('details').forEach(d => d.open = true)"
 
 
 @pytest.fixture
@@ -67,3 +71,34 @@ def test_change_from_the_next_deal_on_a_phone(browser, game_server, js):
                                              "changes": {"bolt_penalty": "none"}}
     finally:
         ctx.close()
+
+
+def test_axe_finds_nothing_on_the_change_form(browser, game_server):
+    """axe-core finds no violation on the change form, nor with its comparison shown."""
+    base, row, _ = game_server
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, locale="ru-RU",
+                              bypass_csp=True)  # axe-core goes in as a script of its own
+    page = ctx.new_page()
+    try:
+        page.goto(f"{base}/g/{row.edit_token}/agreements")
+        assert page.locator("#rule-form").is_visible()
+        page.evaluate(OPEN_ALL)  # every agreement's field in view, checked too
+        assert axe_violations(page) == []
+        page.goto(f"{base}/g/{row.edit_token}/agreements")  # a fresh page: axe once each
+        page.evaluate("() => document.querySelectorAll('#rule-form details')"
+                      ".forEach(d => d.open = true)")
+        page.select_option("#ag_bolt_penalty", "none")
+        page.click("#show-change")
+        page.wait_for_url(re.compile(r"/agreements\?"))
+        assert page.locator("#rule-changes li").count() == 1
+        page.evaluate(OPEN_ALL)
+        assert axe_violations(page) == []
+    finally:
+        ctx.close()
+
+
+def axe_violations(page) -> list[tuple[str, list[str]]]:
+    """axe-core's violations on the page: (rule, first offending elements)."""
+    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [(v["id"], [n["html"][:80] for n in v["nodes"][:3]]) for v in result["violations"]]
