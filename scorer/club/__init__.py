@@ -25,11 +25,11 @@ from scorer.club.league import (
 )
 from scorer.club.ratings import MIN_GAMES, SCALE, Rating
 from scorer.club.roster import ClubChange, ClubError
-from scorer.club.service import Club
+from scorer.club.service import Club, Reading
 
 __all__ = [
     "ALL_TIME", "DEFAULT_POINTS", "MIN_GAMES", "SCALE", "Club", "ClubChange", "ClubError",
     "ClubRecord", "Figure", "GameLine", "HeadToHead", "Played", "Player", "PlayerFigures",
-    "Rating", "RatingStep", "RecordsBoard", "Season", "SeasonRow", "SeasonTable",
+    "Rating", "RatingStep", "Reading", "RecordsBoard", "Season", "SeasonRow", "SeasonTable",
     "SizeFigures", "Source", "Summary", "places", "summarize",
 ]

@@ -15,7 +15,8 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -473,3 +474,34 @@ def checked_season(name: str, start: str, end: str, points: dict[int, Sequence[f
                                "players"), size=size)
         table[size] = [float(v) for v in values]
     return name, table
+
+
+class Reading(Club):
+    """The club for one read-only request. A season page asks for the club's state three
+    or four times (the table, the records, the ETag, the kept page): here the
+    fingerprint query runs once, and the state is found once. A write through it (linking
+    a host's new games) asks again."""
+
+    def __init__(self, db: Database):
+        super().__init__(db)
+        self._key: tuple[Any, ...] | None = None
+        self._state: ClubState | None = None
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """The club's fingerprint, read once per request."""
+        if self._key is None:
+            self._key = super().fingerprint()
+        return self._key
+
+    @contextmanager
+    def changing(self) -> Iterator[None]:
+        """A write: the fingerprint is read again after it."""
+        with super().changing():
+            yield
+        self._key = None
+
+    def state(self) -> ClubState:
+        """The club's data, found once per request."""
+        if self._state is None:
+            self._state = super().state()
+        return self._state

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, abort, make_response, render_template, request, session
+from flask import Blueprint, Response, abort, g, make_response, render_template, request, session
 from flask import url_for as flask_url
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
@@ -26,6 +26,7 @@ from scorer.club import (
     ClubError,
     Figure,
     PlayerFigures,
+    Reading,
     SeasonTable,
 )
 from scorer.club.league import Played
@@ -91,6 +92,14 @@ def worded(pairs: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
 def club() -> Club:
     """The club over this request's database."""
     return Club(get_store().db)
+
+
+def reading() -> Reading:
+    """The club for this (read-only) request: its state is found once per request."""
+    if "club_reading" not in g:
+        g.club_reading = Reading(get_store().db)
+    found: Reading = g.club_reading
+    return found
 
 
 def host_viewer() -> Viewer:
@@ -301,7 +310,7 @@ def card_pdf(player_id: int) -> ResponseReturnValue:
 
 def share_viewer(token: str) -> Viewer:
     """The viewer a share token makes, or 404 (every miss is the same 404)."""
-    found = club().resolve_share(token)
+    found = reading().resolve_share(token)
     if found is None:
         abort(404)
     return Viewer(token, found[0], found[1])
@@ -355,7 +364,7 @@ def shared_pdf(token: str) -> ResponseReturnValue:
 
 def player_page(viewer: Viewer, player_id: int, season_id: int | None) -> ResponseReturnValue:
     """A player's page for this viewer."""
-    c = club()
+    c = reading()
     try:
         figures = c.player(player_id, season_id)
     except ClubError as err:
@@ -376,7 +385,7 @@ def player_page(viewer: Viewer, player_id: int, season_id: int | None) -> Respon
 
 def table_page(viewer: Viewer, season_id: int | None) -> ResponseReturnValue:
     """The season table and the records board for this viewer."""
-    c = club()
+    c = reading()
     try:
         table_ = c.season_table(season_id)
         board = c.records(season_id)
@@ -411,7 +420,7 @@ def source_url(viewer: Viewer, what: str, season_id: int | None) -> str:
 def sources_page(viewer: Viewer, what: str, season_id: int | None) -> ResponseReturnValue:
     """The games and deals behind one figure ("p<player>.<key>" or "t<player>-<column>");
     a share opens only the figures of its own page."""
-    c = club()
+    c = reading()
     try:
         found = figure_of(c, viewer, what, season_id)
     except ClubError as err:
@@ -449,7 +458,7 @@ def figure_of(c: Club, viewer: Viewer, what: str, season_id: int | None
 
 def chart_answer(viewer: Viewer, player_id: int, season_id: int | None) -> ResponseReturnValue:
     """The rating chart of a player as an SVG image."""
-    c = club()
+    c = reading()
     try:
         figures = c.player(player_id, season_id)
     except ClubError:
@@ -464,7 +473,7 @@ def chart_answer(viewer: Viewer, player_id: int, season_id: int | None) -> Respo
 
 def csv_answer(viewer: Viewer, kind: str, season_id: int | None) -> ResponseReturnValue:
     """The season table or the per-game results as a CSV download."""
-    c = club()
+    c = reading()
     try:
         rows = c.season_csv(season_id) if kind == "table" else c.results_csv(season_id)
         name = season_name(c, season_id)
@@ -481,7 +490,7 @@ def csv_answer(viewer: Viewer, kind: str, season_id: int | None) -> ResponseRetu
 def paper(viewer: Viewer, kind: str, player_id: int | None,
           season_id: int | None) -> ResponseReturnValue:
     """The season table or a player's card as PDF, in the sheet's style."""
-    c = club()
+    c = reading()
     try:
         if kind == "player":
             figures = c.player(int(player_id or 0), season_id)

@@ -65,3 +65,32 @@ def test_a_cached_page_is_made_again_only_after_a_change(st):
     tag = club.etag()
     club.rename(club.roster()[0].id, "Анна")
     assert club.cached("season", page) == 3 and club.etag() != tag
+
+
+def test_a_read_request_asks_for_the_clubs_state_once(st, monkeypatch):
+    """A Reading (one read-only request) queries the fingerprint once for its table,
+    records and ETag; a plain Club asks each time; a write through a Reading asks again."""
+    log = finished_logs()[2]
+    for i in range(3):
+        add(st, seated(log, ["Аня", "Борис", "Вика"], date=f"2026-10-0{i + 1}", cut=20))
+    Club(st.db).season_table()  # links the host's games and builds the state
+    asked = []
+    real = Club.fingerprint
+    monkeypatch.setattr(Club, "fingerprint", lambda self: asked.append(1) or real(self))
+    reading = service.Reading(st.db)
+    table = reading.season_table()
+    reading.records()
+    reading.etag()
+    assert len(asked) == 1
+    assert [r.player.name for r in table.rows] == [
+        r.player.name for r in Club(st.db).season_table().rows]
+    asked.clear()
+    plain = Club(st.db)
+    plain.season_table()
+    plain.etag()
+    assert len(asked) == 2
+    asked.clear()
+    with reading.changing():
+        pass
+    reading.etag()
+    assert len(asked) == 1
