@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 import pytest
+from club_web import as_host
 from languages import ROOT, TRANSLATED, each, po, ready
 
 from scorer import create_app
@@ -93,7 +94,9 @@ def test_serve_takes_lang():
 # ------------------------------------------------------------------ every page, each language
 
 def pages(table) -> list[str]:
-    """Every page of a played game (golden round, a marriage) plus the lists and forms."""
+    """Every page of a played game (golden round, a marriage) plus the lists and forms,
+    the club's pages (the host's) and the rule change's."""
+    as_host(table.client)
     game = table.new_game(names=NAMES, golden=True)
     table.deal(game, declarer="1", contract="120", points_0="20", points_2="20",
                mar_1=["hearts"])
@@ -101,7 +104,9 @@ def pages(table) -> list[str]:
     token = game.rsplit("/", 1)[1]
     return ["/", "/new", "/new?preset=polish", game, game + "/deal", f"{game}/deal/{slot}",
             game + "/share", game + "/rules", f"/g/{token}/compare?preset=polish",
-            f"{game}/why/1", table.view_path(game), "/nowhere"]
+            f"{game}/why/1", table.view_path(game), "/nowhere",
+            "/club/table", "/club", "/club/players/1", "/club/history", "/club/seasons",
+            f"/g/{token}/agreements?when=next", f"/g/{token}/agreements?when=start"]
 
 
 def shown_text(html: str) -> str:
@@ -130,7 +135,8 @@ def leftover_msgids(lang: str, text: str) -> list[str]:
 
 
 # Latin words a Russian or Ukrainian page may show: file formats, names of things.
-LATIN_OK = {"JSON", "PDF", "QR", "Android", "Tysiąc", "SQLite", "ID", "UTF", "RULES", "md", "UTC"}
+LATIN_OK = {"JSON", "CSV", "PDF", "QR", "Android", "Tysiąc", "SQLite", "ID", "UTF", "RULES",
+            "md", "UTC"}
 
 
 @pytest.mark.parametrize("lang", each(TRANSLATED))
@@ -141,7 +147,9 @@ def test_no_page_shows_a_msgid_or_english_where_a_translation_exists(table, lang
     paths = pages(table)
     table.client.get(f"/lang/{lang}")
     for path in paths:
-        html = table.client.get(path).get_data(as_text=True)
+        answer = table.client.get(path)
+        assert answer.status_code == (404 if path == "/nowhere" else 200), path
+        html = answer.get_data(as_text=True)
         assert lang_of(html) == lang, path
         text = shown_text(html)
         assert leftover_msgids(lang, text) == [], path
