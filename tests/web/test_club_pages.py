@@ -268,3 +268,50 @@ def test_share_tokens_stay_out_of_the_logs():
     from scorer.web.app import redacted
 
     assert redacted("GET /s/abcdefghijklmnopqrstuvwx/table.csv") == "GET /s/<…>/table.csv"
+
+
+def test_a_kept_club_page_equals_a_fresh_render(app, client, host):
+    """Every kept page (table, player, sources, chart, CSV; the host's and a shared link's)
+    in each language is byte for byte what a render with the club's memory cleared gives,
+    before and after a change: the languages in turn, so a key that forgot one would
+    serve another language's page."""
+    anya = player_id(app, "Аня")
+    share = text(client.get("/club/share?kind=season"))
+    shared = re.search(r'value="http://localhost(/s/[^"]+)"', share).group(1)
+    paths = ["/club/table", f"/club/players/{anya}", f"/club/sources/p{anya}.wins",
+             f"/club/players/{anya}/rating.svg", "/club/table.csv", shared]
+
+    def served(fresh: bool = False) -> list[bytes]:
+        """Each page in each language, as a browser that has been here before gets it
+        (fresh: with the club's memory cleared before each)."""
+        pages = []
+        for lang in ("ru", "uk", "pl", "en"):
+            client.get(f"/lang/{lang}")
+            for path in paths:
+                if fresh:
+                    club_service._STATES.clear()
+                answer = client.get(path)
+                assert answer.status_code == 200, path
+                pages.append(answer.get_data())
+        return pages
+
+    served()  # the first visit inlines the stylesheet; the comparison is of later ones
+    for change in (False, True):
+        if change:
+            html = text(client.get("/club"))
+            client.post("/club/rename", data={"csrf_token": csrf(html), "player": anya,
+                                              "name": "Анна"})
+            client.get("/club")  # where the rename lands: its one-off message is shown there
+        kept = served()  # made now or from memory
+        assert first_difference(served(), kept) is None
+        assert first_difference(served(fresh=True), kept) is None
+
+
+def first_difference(pages: list[bytes], others: list[bytes]) -> tuple[int, str] | None:
+    """Where two lists of answers first differ (the page's number and the text around)."""
+    for n, (a, b) in enumerate(zip(pages, others, strict=True)):
+        if a != b:
+            i = next((k for k in range(min(len(a), len(b))) if a[k] != b[k]), min(len(a), len(b)))
+            return n, a[max(0, i - 120):i + 80].decode(errors="replace") + " ≠ " + \
+                b[max(0, i - 120):i + 80].decode(errors="replace")
+    return None
