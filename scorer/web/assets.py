@@ -95,10 +95,16 @@ class Assets:
         self.by_name = {name: load(name, path) for name, path in sources(app).items()}
         self.by_hash = {a.hashed: a for a in self.by_name.values()}
         self.inline = inline(self.by_name["app.css"], self.by_name["js-flag.js"])
+        # (script root, name) -> URL: a page links seven files, each the same every time.
+        self.urls: dict[tuple[str, str], str] = {}
 
     def url(self, name: str) -> str:
         """The hashed URL of a static file (KeyError for a file that does not exist)."""
-        return url_for("static", filename=self.by_name[name].hashed)
+        key = (request.script_root, name)
+        found = self.urls.get(key)
+        if found is None:
+            found = self.urls[key] = url_for("static", filename=self.by_name[name].hashed)
+        return found
 
 
 def assets() -> Assets:

@@ -39,7 +39,10 @@ def select_locale() -> str:
 
 def lang() -> str:
     """The current language code, for the engine's ru/en texts."""
-    return str(get_locale() or DEFAULT)
+    # The locale's language, not str(locale): the selector only ever gives a bare code, and
+    # a page asks for it a few dozen times (str() of a Locale rebuilds the identifier).
+    found = get_locale()
+    return found.language if found is not None else DEFAULT
 
 
 def init_app(app: Flask) -> None:
@@ -71,8 +74,27 @@ def translations(ev: EvalContext) -> Any:
 def template_gettext(ev: EvalContext, string: str, **variables: Any) -> str:
     """gettext as Jinja's newstyle i18n has it: the translation (trusted markup when
     autoescaping) always formatted with the variables, which are escaped."""
-    found = str(translations(ev).ugettext(string))
-    return (Markup(found) if ev.autoescape else found) % variables
+    found = translations(ev)
+    if not variables:  # most calls: the same text every time for this catalog
+        return plain_text(found, string, ev.autoescape)
+    text = str(found.ugettext(string))
+    return (Markup(text) if ev.autoescape else text) % variables
+
+
+def plain_text(found: Any, string: str, markup: bool) -> str:
+    """A translation with no variables, formatted once per catalog (``%%`` is ``%``).
+
+    Kept on the catalog object itself, so a catalog Flask-Babel loads again (a new
+    object) starts afresh; the keys are the templates' own msgids, a fixed set.
+    """
+    memo: dict[tuple[str, bool], str] | None = getattr(found, "scorer_plain", None)
+    if memo is None:
+        memo = found.scorer_plain = {}
+    text = memo.get((string, markup))
+    if text is None:
+        text = str(found.ugettext(string))
+        text = memo[(string, markup)] = (Markup(text) if markup else text) % {}
+    return text
 
 
 @pass_eval_context

@@ -199,7 +199,16 @@ class BlankForm:
     @property
     def csrf_token(self) -> Markup:
         """The hidden input, as ConfirmForm writes it, with the blank for its value."""
-        return Markup(ConfirmForm().csrf_token(value=CSRF_BLANK))
+        # The same text on every render of this process (the blank is the process's own):
+        # made once, since a form's CSRF field signs a token even when given a value.
+        found = _BLANK_INPUT.get(CSRF_BLANK)
+        if found is None:
+            found = _BLANK_INPUT.setdefault(
+                CSRF_BLANK, Markup(ConfirmForm().csrf_token(value=CSRF_BLANK)))
+        return found
+
+
+_BLANK_INPUT: dict[str, Markup] = {}
 
 
 def why_page(row: GameRow, n: int, editable: bool) -> str:

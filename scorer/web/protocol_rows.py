@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import Any
 
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from scorer import marks
 from scorer.engine import Agreements, catalog, word
@@ -46,6 +47,11 @@ class Cell:
     marriages: str = ""  # the suits declared, as signs («♥♠»)
     path: str = ""  # how a samosval came about: «+60 → 555 → 0» in place of the delta
     source: tuple[Any, int, str] | None = field(default=None, repr=False)  # (row, seat, lang)
+
+    @property
+    def change(self) -> str:
+        """What the cell says moved the total: the samosval's path, else the signed delta."""
+        return self.path or signed(self.delta if self.delta is not None else 0)
 
     @cached_property
     def why(self) -> list[Why]:
@@ -82,6 +88,7 @@ class ShownRow:
     # An "agreements" row: (title, from, to) of each changed agreement, worded.
     changes: list[tuple[str, str, str]] = field(default_factory=list)
     player: int | None = None  # whom an adjustment concerns (its reason is the result)
+    edit_label: str = ""  # the edit link's label on the edit page: «Исправить кон 7»
 
 
 def result_text(row: Any, m: dict[str, str], words: dict[str, str]) -> str:
@@ -104,13 +111,17 @@ class Words:
     code: str
     letters: dict[str, str]
     results: dict[str, str]
+    edit: str = "%(n)d"  # the edit link's label, «Исправить кон %(n)d»
 
 
 def words() -> Words:
     """The current language's row words."""
     code = lang()
     return Words(code, marks.letters(code), {"redeal": _("redeal"), "adjustment": _("adjustment"),
-                                             "agreements": _("agreements changed")})
+                                             "agreements": _("agreements changed")},
+                 # Formatted per row here: a gettext call per row from the template cost a
+                 # fifth of the rows' loop. Without variables gettext leaves the format be.
+                 _("Edit deal %(n)d"))
 
 
 def change_texts(row: Any, code: str) -> list[tuple[str, str, str]]:
@@ -135,6 +146,8 @@ def row_view(row: Any, seats: int, slot_id: int | None, said: Words,
         contract=row.contract, row_marks=" ".join(marks.row_marks(row, code)),
         result=result_text(row, said.letters, said.results),
         changes=change_texts(row, code) if row.changes else [],
+        # A translation is trusted text (as the template's own _() makes it), n a number.
+        edit_label=Markup(said.edit % {"n": row.n}),
     )
     for seat in range(seats):
         shown.cells.append(Cell(
