@@ -27,6 +27,8 @@ def run(script: str, args: list[str]) -> str:
     ("flood.py", ["--games", "2", "--deals", "20"], "host's first list view: 200"),
     ("stats.py", ["--games", "8", "--rounds", "5", "--repeat", "1"], "full rebuild"),
     ("cpu.py", ["--sizes", "20", "--deals", "3"], "the whole deal"),
+    # Its workloads natively: valgrind, which counts them, is not part of the test set-up.
+    ("instructions.py", ["--native", "--size", "20", "--count", "2"], "bare route: ran 2"),
 ])
 def test_a_benchmark_runs_and_prints_its_figures(script, args, expect):
     """Each script runs to the end at a tiny size: a script broken by a change of the

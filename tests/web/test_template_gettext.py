@@ -32,3 +32,14 @@ def test_templates_translate_format_and_escape_as_jinja_newstyle_does(app):
     en = rendered(app, "en", callables=True)
     assert en.startswith("Deal 3|&lt;Ann &amp; Bob&gt; wins!|1 bolt;2 bolts;")
     assert rendered(app, "ru", callables=False) == ru
+
+
+def test_a_plain_text_is_kept_per_language_not_shared(app):
+    """A translation without variables is formatted once per catalog (i18n.plain_text):
+    asked in turn in three languages it stays each language's own, and %% stays one %."""
+    said = []
+    for lang in ("ru", "en", "pl", "ru"):
+        with app.test_request_context("/", headers={"Cookie": f"lang={lang}"}):
+            said.append(render_template_string('{{ _("Thousand") }}|{{ _("100%% sure") }}'))
+    assert said == ["Тысяча|100% sure", "Thousand|100% sure", "Tysiąc|100% sure",
+                    "Тысяча|100% sure"]

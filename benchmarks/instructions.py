@@ -1,0 +1,161 @@
+"""Server work per deal in instructions: a figure the machine's load does not move.
+
+    python benchmarks/instructions.py [--size 200] [--count N] [--kinds deal ...]
+    python benchmarks/instructions.py --native   # each workload once, no valgrind
+
+Each kind of work is run N times after a setup (``--count``; by default 10 deals, 40
+renders or 200 requests), under valgrind's cachegrind
+(``--cache-sim=no``), and once more with a count of 0: the difference divided by the
+count is what one unit costs, setup and interpreter start-up left out. The kinds:
+
+- ``deal``: one table's whole deal as benchmarks/cpu.py plays it (3 players on a
+  card-dealt game): the deal form, the preview, the POST, the GET after it with the
+  read-only page rendered ahead, a second phone's page, two watchers' first polls of
+  the new version and four 304s;
+- ``edit page`` and ``read-only page``: one render of each game page of a version
+  (its chart already drawn), the view model included;
+- ``deal form``, ``poll 304``: one request of each through the test client;
+- ``bare route``: a request to a route on the same app that only reads the session and
+  answers 304, the per-request floor every answer above pays too.
+
+The test client's own work is in every request figure; the cyclic garbage collector is
+off while the units run (reference counting still frees nearly everything a request
+makes), so the figures do not depend on where a collection happens to fall. Timings on
+a shared 2-core machine drift by up to 2x within minutes; instruction counts do not, so a
+change's effect is read here first and its timings (cpu.py, web.py) after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+KINDS = ("deal", "edit page", "read-only page", "deal form", "poll 304", "bare route")
+# Units per kind: enough that the set-up's own wobble (a few million) is a small share.
+COUNTS = {"deal": 10, "edit page": 40, "read-only page": 40, "deal form": 40,
+          "poll 304": 200, "bare route": 200}
+REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
+
+
+def workload(kind: str, size: int) -> Callable[[], object]:
+    """Set up a game of ``size`` deals and return one unit of ``kind`` as a call."""
+    import cpu
+    from flask import session
+    from games import evening_game
+
+    from scorer import create_app
+    from scorer.web import access, page_model
+    from scorer.web.db import get_store
+    from scorer.web.versions import load
+
+    full = evening_game(size + 200, 3, seed=2)
+    app = create_app({"INSTANCE_PATH": tempfile.mkdtemp(prefix="scorer-instr-"),
+                      "SECRET_KEY": "bench", "HOST_KEY": "bench" * 5})
+
+    @app.get("/bench/bare")
+    def bare() -> tuple[str, int, dict[str, str]]:
+        """The floor: the session read, a 304."""
+        session.get("tokens")
+        return "", 304, {"ETag": 'W/"x"'}
+
+    with app.app_context():
+        head = {k: v for k, v in full.items() if k != "deals"}
+        game = get_store().create_game(head, full["deals"][:size])
+    table = cpu.Table(app, game)
+    for i in range(2):  # the watchers' first loads
+        table.poll(i, None)
+    upcoming = iter(full["deals"][size:])
+    for _ in range(2):  # templates compiled, every phone's first visit made
+        table.deal(next(upcoming))
+    if kind == "deal":
+        return lambda: table.deal(next(upcoming))
+    if kind in ("edit page", "read-only page"):
+        editable = kind == "edit page"
+        context = app.test_request_context("/", headers={"Cookie": "lang=ru"})
+        context.push()  # for the life of this process
+        row = access.game_for(game.edit_token, edit=True)
+        loaded = load(row)
+        page_model.chart_svg(loaded)
+        return lambda: page_model.render(row, editable, loaded, blanks=editable)
+    tag = table.tags[0]
+    paths = {"deal form": (table.edit + "/deal", {}),
+             "poll 304": (table.view, {"If-None-Match": tag or ""}),
+             "bare route": ("/bench/bare", {"If-None-Match": 'W/"x"'})}
+    path, headers = paths[kind]
+    return lambda: table.get(table.writer, path, **headers)
+
+
+def child(kind: str, size: int, count: int) -> None:
+    """Run ``count`` units of ``kind`` after its setup (and one more, warming it up), with
+    the cyclic garbage collector off: whether a full collection lands in a run of ten or
+    not moved a figure by a tenth, which would hide the changes this is for."""
+    work = workload(kind, size)
+    work()
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    for _ in range(count):
+        work()
+
+
+def instructions(kind: str, size: int, count: int) -> int:
+    """Instructions cachegrind counts for a child running ``count`` units of ``kind``."""
+    # A fixed hash seed: the set-up (about 3.5e9 instructions, left out by the run of none)
+    # then does the same work in both runs, not a random share of a percent more or less.
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+         sys.executable, __file__, "--child", kind, "--size", str(size),
+         "--count", str(count)], capture_output=True, text=True, check=False, env=env)
+    found = REFS.search(done.stderr)
+    if done.returncode != 0 or found is None:
+        raise RuntimeError(f"{kind}: valgrind failed: {done.stderr[-1000:]}")
+    return int(found[1].replace(",", ""))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print instructions per unit of each kind, and the deal's against the bare route."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", type=int, default=200, help="deals in the game (200)")
+    parser.add_argument("--count", type=int, default=None,
+                        help="units per kind (default: 10 deals, 40 renders, 200 requests)")
+    parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS))
+    parser.add_argument("--native", action="store_true",
+                        help="run each kind's units once, without valgrind (a smoke run)")
+    parser.add_argument("--child", choices=KINDS, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        child(args.child, args.size, args.count)
+        return 0
+    if args.native:
+        for kind in args.kinds:
+            child(kind, args.size, args.count or 1)
+            print(f"{kind}: ran {args.count or 1} (natively, not counted)")
+        return 0
+    if shutil.which("valgrind") is None:
+        print("instructions.py: valgrind is not installed (apt-get install valgrind)")
+        return 2
+    print(f"instructions per unit at {args.size} deals (a run of N units minus a run of none)")
+    per: dict[str, int] = {}
+    for kind in args.kinds:
+        count = args.count or COUNTS[kind]
+        none, some = instructions(kind, args.size, 0), instructions(kind, args.size, count)
+        per[kind] = (some - none) // count
+        print(f"  {kind:16} {per[kind]:>12,}  (N={count})", flush=True)
+    if "deal" in per and per.get("bare route"):
+        print(f"  a deal is {per['deal'] / per['bare route']:.1f} bare-route requests")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
