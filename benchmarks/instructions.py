@@ -28,6 +28,7 @@ change's effect is read here first and its timings (cpu.py, web.py) after.
 from __future__ import annotations
 
 import argparse
+import atexit
 import gc
 import os
 import re
@@ -59,8 +60,10 @@ def workload(kind: str, size: int) -> Callable[[], object]:
     from scorer.web.versions import load
 
     full = evening_game(size + 200, 3, seed=2)
-    app = create_app({"INSTANCE_PATH": tempfile.mkdtemp(prefix="scorer-instr-"),
-                      "SECRET_KEY": "bench", "HOST_KEY": "bench" * 5})
+    folder = tempfile.TemporaryDirectory(prefix="scorer-instr-")
+    atexit.register(folder.cleanup)  # the child is the folder's only user
+    app = create_app({"INSTANCE_PATH": folder.name, "SECRET_KEY": "bench",
+                      "HOST_KEY": "bench" * 5})
 
     @app.get("/bench/bare")
     def bare() -> tuple[str, int, dict[str, str]]:
@@ -108,18 +111,30 @@ def child(kind: str, size: int, count: int) -> None:
         work()
 
 
-def instructions(kind: str, size: int, count: int) -> int:
-    """Instructions cachegrind counts for a child running ``count`` units of ``kind``."""
+VALGRIND = ["valgrind", "--tool=cachegrind", "--cache-sim=no",
+            "--cachegrind-out-file=/dev/null"]
+
+
+def run_child(kind: str, size: int, count: int, counted: bool = True) -> str:
+    """Run ``count`` units of ``kind`` in a child process (under valgrind if counted);
+    return what it wrote to stderr, where valgrind writes its summary."""
     # A fixed hash seed: the set-up (about 3.5e9 instructions, left out by the run of none)
     # then does the same work in both runs, not a random share of a percent more or less.
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     done = subprocess.run(
-        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-         sys.executable, __file__, "--child", kind, "--size", str(size),
-         "--count", str(count)], capture_output=True, text=True, check=False, env=env)
-    found = REFS.search(done.stderr)
-    if done.returncode != 0 or found is None:
-        raise RuntimeError(f"{kind}: valgrind failed: {done.stderr[-1000:]}")
+        [*(VALGRIND if counted else []), sys.executable, __file__, "--child", kind,
+         "--size", str(size), "--count", str(count)],
+        capture_output=True, text=True, check=False, env=env)
+    if done.returncode != 0:
+        raise RuntimeError(f"{kind}: the child failed: {done.stderr[-1000:]}")
+    return done.stderr
+
+
+def instructions(kind: str, size: int, count: int) -> int:
+    """Instructions cachegrind counts for a child running ``count`` units of ``kind``."""
+    found = REFS.search(run_child(kind, size, count))
+    if found is None:
+        raise RuntimeError(f"{kind}: no instruction count in valgrind's summary")
     return int(found[1].replace(",", ""))
 
 
@@ -137,9 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         child(args.child, args.size, args.count)
         return 0
-    if args.native:
+    if args.native:  # the children as counted, minus valgrind
         for kind in args.kinds:
-            child(kind, args.size, args.count or 1)
+            run_child(kind, args.size, args.count or 1, counted=False)
             print(f"{kind}: ran {args.count or 1} (natively, not counted)")
         return 0
     if shutil.which("valgrind") is None:

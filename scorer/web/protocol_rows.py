@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -51,7 +51,7 @@ class Cell:
     @property
     def change(self) -> str:
         """What the cell says moved the total: the samosval's path, else the signed delta."""
-        return self.path or signed(self.delta if self.delta is not None else 0)
+        return self.path or signed(cast(int, self.delta))  # as the template's |signed did
 
     @cached_property
     def why(self) -> list[Why]:

@@ -214,3 +214,17 @@ def test_a_first_visit_after_an_upgrade_gets_the_new_stylesheet_inline(table):
     assert "<style>" in html
     assert table.client.get_cookie("assets").value != "0" * 16
     assert "<style>" not in table.client.get(game).get_data(as_text=True)
+
+
+def test_a_static_url_follows_the_script_root(app):
+    """The hashed URLs are made once per script root (assets.Assets.url), so an app
+    mounted under a prefix links its files there and the bare one does not."""
+    from scorer.web.assets import static_url
+
+    seen = []
+    for root in ("", "/sub", ""):
+        with app.test_request_context("/", base_url=f"http://localhost{root}/"):
+            seen.append(static_url("app.css"))
+    assert seen[1].startswith("/sub/static/app.")
+    assert seen[0] == seen[2] == seen[1].removeprefix("/sub")
+

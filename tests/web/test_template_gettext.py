@@ -1,5 +1,7 @@
 """The templates' _() and ngettext() (scorer/web/i18n.py) behave as Jinja's newstyle ones."""
 
+import re
+
 from flask import render_template_string
 from flask_babel import get_translations
 from jinja2.ext import _make_new_gettext, _make_new_ngettext
@@ -43,3 +45,20 @@ def test_a_plain_text_is_kept_per_language_not_shared(app):
             said.append(render_template_string('{{ _("Thousand") }}|{{ _("100%% sure") }}'))
     assert said == ["Тысяча|100% sure", "Thousand|100% sure", "Tysiąc|100% sure",
                     "Тысяча|100% sure"]
+
+
+def test_each_rows_edit_label_is_in_the_pages_language(table):
+    """The protocol rows' «Исправить кон N» labels (worded once per page, then formatted
+    per row) follow the language each request asks for, not the first one asked."""
+    game = table.new_game()
+    table.deal(game, action="redeal")
+    table.deal(game, action="redeal")
+    got = {}
+    for lang in ("ru", "pl", "en", "uk", "ru"):
+        table.client.set_cookie("lang", lang)
+        got[lang] = re.findall(r'class="edit" href="[^"]*" aria-label="([^"]*)"',
+                               table.client.get(game).get_data(as_text=True))
+    assert got == {"ru": ["Исправить кон 2", "Исправить кон 1"],
+                   "pl": ["Popraw rozdanie 2", "Popraw rozdanie 1"],
+                   "en": ["Edit deal 2", "Edit deal 1"],
+                   "uk": ["Виправити роздачу 2", "Виправити роздачу 1"]}
