@@ -58,6 +58,20 @@ def rendering(pid: int) -> list[int]:
     return children_of(forkservers) if forkservers else []
 
 
+def quiet_after(pid: int, seconds: float) -> float | None:
+    """Seconds until no render child of the server is seen twice in a row (0.2 s apart),
+    or None if one still runs after ``seconds``. Twice: one reading of /proc once came
+    back empty while a render still ran, which let a check pass and the next one fail."""
+    start = time.monotonic()
+    quiet = 0
+    while time.monotonic() < start + seconds:
+        quiet = 0 if rendering(pid) else quiet + 1
+        if quiet == 2:
+            return time.monotonic() - start
+        time.sleep(0.2)
+    return None
+
+
 def hang_up_after(port: int, path: str, source: str, seconds: float) -> threading.Thread:
     """A stranger asks for a sheet and hangs up after a moment, as a closed tab does."""
     def ask() -> None:
@@ -112,10 +126,7 @@ def test_a_stranger_s_long_renders_neither_block_the_host_nor_outlive_their_limi
         assert status == 200 and body.startswith(b"%PDF"), (status, body[:200])
         print(f"the host's sheet came in {seconds:.1f} s beside a stranger's 1000-deal render")
         assert seconds < 30, seconds
-        deadline = time.monotonic() + 15
-        while rendering(server.proc.pid) and time.monotonic() < deadline:
-            time.sleep(0.5)
-        assert not rendering(server.proc.pid)
+        assert quiet_after(server.proc.pid, 15) is not None, "a render still runs"
         assert all(thread.is_alive() for thread in strangers), "the stranger still waits"
     finally:
         server.kill()
@@ -143,12 +154,9 @@ def test_a_render_nobody_waits_for_is_stopped_when_its_client_hangs_up(tmp_path)
             sock.sendall(f"GET {game}/sheet.pdf HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
                          .encode())
             assert started(server), "the stranger's render is running"
-        hung_up = time.monotonic()
-        while rendering(server.proc.pid) and time.monotonic() < hung_up + 20:
-            time.sleep(0.2)
-        stopped = time.monotonic() - hung_up
-        print(f"the abandoned render stopped {stopped:.1f} s after the hang-up")
-        assert not rendering(server.proc.pid) and stopped < 6, stopped
+        stopped = quiet_after(server.proc.pid, 20)
+        print(f"the abandoned render stopped {stopped} s after the hang-up")
+        assert stopped is not None and stopped < 6, stopped
     finally:
         server.kill()
 
