@@ -3,6 +3,7 @@
 import re
 import threading
 from contextlib import contextmanager
+from pathlib import Path
 
 from waitress import create_server
 
@@ -12,6 +13,9 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 PHONE = {"width": 390, "height": 844}
 HOST_KEY = "browser-host-key-abcdefghijklmnop"
 FORM = re.compile(r"/g/[^/?#]+/deal(/\d+)?(\?[^#]*)?$")
+# axe-core, from the axe-playwright-python package (no download); a page it checks needs
+# a context with bypass_csp=True, since it goes in as a script of its own.
+AXE = Path(__import__("axe_playwright_python").__file__).parent / "axe.min.js"
 
 
 def score(text: str) -> int:
@@ -42,3 +46,10 @@ def served(app, port: int = 0):
         server.trigger.pull_trigger(lambda: [d.close() for d in list(server._map.values())])
         thread.join(5)
         server.task_dispatcher.shutdown()
+
+
+def axe_violations(page) -> list[tuple[str, list[str]]]:
+    """axe-core's violations on the page: (rule, first offending elements)."""
+    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [(v["id"], [n["html"][:80] for n in v["nodes"][:3]]) for v in result["violations"]]

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from phone_browser import HOST_KEY, PHONE, served
+from phone_browser import HOST_KEY, PHONE, axe_violations, served
 
 from scorer import create_app
 
@@ -17,7 +17,6 @@ from club_web import store_club  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
-AXE = Path(__import__("axe_playwright_python").__file__).parent / "axe.min.js"
 
 # Every visible link, button and summary smaller than 44×44 or past the screen's edge.
 SMALL_TARGETS = """(scope) => [...document.querySelector(scope)
@@ -148,12 +147,6 @@ def test_the_small_phone_fits_too(browser, club_server):
     finally:
         ctx.close()
 
-
-def axe_violations(page) -> list[tuple[str, list[str]]]:
-    """axe-core's violations on the page: (rule, first offending elements)."""
-    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [(v["id"], [n["html"][:80] for n in v["nodes"][:3]]) for v in result["violations"]]
 
 
 def test_axe_finds_nothing_on_the_club_pages(browser, club_server):

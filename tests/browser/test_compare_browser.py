@@ -5,10 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from phone_browser import ARGS, PHONE, served  # noqa: F401  (ARGS: the browser fixture's)
-from test_small_screen import long_game, no_page_overflow, sized
-
-from scorer import create_app, store
+from phone_browser import ARGS, PHONE  # noqa: F401  (ARGS: the browser fixture's)
+from test_small_screen import long_game_served, no_page_overflow, sized
 
 pytestmark = pytest.mark.browser
 
@@ -16,12 +14,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def game_server(tmp_path):
     """The app on 127.0.0.1 with one stored four-player game; yields (base URL, row)."""
-    app = create_app({"INSTANCE_PATH": str(tmp_path / "instance"), "SECRET_KEY": "s"})
-    log = long_game()
-    games = store.Store(store.connect(app.config["DATABASE"]))
-    row = games.create_game({k: v for k, v in log.items() if k != "deals"}, log["deals"])
-    games.db.close()
-    with served(app) as base:
+    with long_game_served(tmp_path) as (base, row, _games):
         yield base, row
 
 

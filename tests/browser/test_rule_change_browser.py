@@ -3,30 +3,31 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-from phone_browser import ARGS, PHONE, served  # noqa: F401  (ARGS: the browser fixture's)
-from test_small_screen import long_game, no_page_overflow, sized
-
-from scorer import create_app, store
+from phone_browser import ARGS, PHONE, axe_violations  # noqa: F401  (ARGS: the browser fixture's)
+from test_small_screen import long_game_served, no_page_overflow, sized
 
 pytestmark = pytest.mark.browser
 
-AXE = Path(__import__("axe_playwright_python").__file__).parent / "axe.min.js"
 OPEN_ALL = "() => document.querySelectorAll('details').forEach(d => d.open = true)"
 
 
 @pytest.fixture
 def game_server(tmp_path):
     """The app on 127.0.0.1 with a running four-player game of long names."""
-    app = create_app({"INSTANCE_PATH": str(tmp_path / "instance"), "SECRET_KEY": "s"})
-    log = long_game()
-    games = store.Store(store.connect(app.config["DATABASE"]))
-    row = games.create_game({k: v for k, v in log.items() if k != "deals"}, log["deals"])
-    with served(app) as base:
-        yield base, row, games
-    games.db.close()
+    with long_game_served(tmp_path) as served_game:
+        yield served_game
+
+
+def show_bolt_penalty_off(page) -> None:
+    """On the change form: switch the bolt penalty off and show that change."""
+    page.evaluate("() => document.querySelectorAll('#rule-form details')"
+                  ".forEach(d => d.open = true)")
+    page.select_option("#ag_bolt_penalty", "none")
+    page.click("#show-change")
+    page.wait_for_url(re.compile(r"/agreements\?"))
+    assert page.locator("#rule-changes li").count() == 1
 
 
 def too_wide(page, selector: str) -> list[str]:
@@ -47,12 +48,7 @@ def test_change_from_the_next_deal_on_a_phone(browser, game_server, js):
         page.click("#rule-change-link")
         page.wait_for_url(re.compile(r"/agreements$"))
         no_page_overflow(page)
-        page.evaluate("() => document.querySelectorAll('#rule-form details')"
-                      ".forEach(d => d.open = true)")
-        page.select_option("#ag_bolt_penalty", "none")
-        page.click("#show-change")
-        page.wait_for_url(re.compile(r"/agreements\?"))
-        assert page.locator("#rule-changes li").count() == 1
+        show_bolt_penalty_off(page)
         assert page.locator("#totals").is_visible()
         assert len(games.records(row.id)) == 28  # nothing saved by looking
         no_page_overflow(page)
@@ -85,20 +81,8 @@ def test_axe_finds_nothing_on_the_change_form(browser, game_server):
         page.evaluate(OPEN_ALL)  # every agreement's field in view, checked too
         assert axe_violations(page) == []
         page.goto(f"{base}/g/{row.edit_token}/agreements")  # a fresh page: axe once each
-        page.evaluate("() => document.querySelectorAll('#rule-form details')"
-                      ".forEach(d => d.open = true)")
-        page.select_option("#ag_bolt_penalty", "none")
-        page.click("#show-change")
-        page.wait_for_url(re.compile(r"/agreements\?"))
-        assert page.locator("#rule-changes li").count() == 1
+        show_bolt_penalty_off(page)
         page.evaluate(OPEN_ALL)
         assert axe_violations(page) == []
     finally:
         ctx.close()
-
-
-def axe_violations(page) -> list[tuple[str, list[str]]]:
-    """axe-core's violations on the page: (rule, first offending elements)."""
-    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [(v["id"], [n["html"][:80] for n in v["nodes"][:3]]) for v in result["violations"]]

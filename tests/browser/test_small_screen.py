@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import re
+from contextlib import contextmanager
 
 import pytest
-from phone_browser import HOST_KEY, PHONE, score
+from phone_browser import HOST_KEY, PHONE, score, served
 
+from scorer import create_app, store
 from scorer.engine import parse_game, replay
 
 pytestmark = pytest.mark.browser
@@ -39,6 +41,20 @@ def long_game(overrides=None) -> dict:
     deals += [{"type": "adjustment", "player": s, "amount": -1000 - totals[s], "reason": "other"}
               for s in range(4) if totals[s] != -1000]
     return log
+
+
+@contextmanager
+def long_game_served(tmp_path):
+    """The app on 127.0.0.1 with long_game() stored; yields (base URL, row, store)."""
+    app = create_app({"INSTANCE_PATH": str(tmp_path / "instance"), "SECRET_KEY": "s"})
+    log = long_game()
+    games = store.Store(store.connect(app.config["DATABASE"]))
+    row = games.create_game({k: v for k, v in log.items() if k != "deals"}, log["deals"])
+    try:
+        with served(app) as base:
+            yield base, row, games
+    finally:
+        games.db.close()
 
 
 def short_game(overrides) -> dict:

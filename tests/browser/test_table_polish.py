@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from phone_browser import HOST_KEY, PHONE, open_form, score
+from phone_browser import HOST_KEY, PHONE, axe_violations, open_form, score
 from test_save_flow import GAME, deal, fill_deal, new_game
 
 from scorer.paths import DATABASE_NAME
 
 pytestmark = pytest.mark.browser
 
-AXE = Path(__import__("axe_playwright_python").__file__).parent / "axe.min.js"
 MONTHS = ("января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа",
           "сентября", "октября", "ноября", "декабря")
 
@@ -148,9 +146,7 @@ def test_the_share_page_copies_each_link_and_labels_its_fields(live_server, brow
     page.click("#copy-view")
     assert page.evaluate("navigator.clipboard.readText()") == page.input_value("#view-url")
     assert page.locator("#copy-view").inner_text() == "Скопировано"
-    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    assert [v["id"] for v in result["violations"]] == []
+    assert axe_violations(page) == []
     assert no_sideways_scroll(page)
     ctx.close()
 
