@@ -1,8 +1,9 @@
 """An evening at the club: what the phones at several tables wait for, against floors.
 
-    python benchmarks/web.py [--sizes 200 1000] [--rounds 6] [--deals 5]
+    python benchmarks/web.py [--sizes 200 1000] [--rounds 6] [--deals 5] [--tables 4]
+                             [--think 2400] [--poll 100]
 
-Four tables play at once (2, 3, 4 and 3 players), each on a card-dealt game of the
+Four tables play at once (3, 2, 4 and 3 players), each on a card-dealt game of the
 given size with every kind of record (benchmarks/games.py: marriages, bolts, the
 barrel, golden and dark deals, concessions, redeals, adjustments, the 4-player talon).
 At each table one phone keeps the score: it opens the deal form, asks the live preview
@@ -11,13 +12,22 @@ game page; then a second phone opens the game page (cached by now). Two more pho
 follow the read-only link, polling it with If-None-Match as the page's script does:
 304 while nothing changed, the page of the new version after a deal.
 
+The evening runs fifty times faster than a real one: a table records a deal about every
+two minutes and a watcher's page polls every 5 s, so by default a scorekeeper thinks
+2.4 s (between half and one and a half of it) between deals and a watcher polls every
+100 ms. The tables are independent: each starts at a random moment. ``--think 50``
+instead keeps the server busy all the time: a capacity run, whose ratios at p99 measure
+the queue in front of one interpreter, not what a request costs (the server CPU per
+deal is the figure to read there).
+
 The floor is the same evening against a bare Flask app with the app's session cookie
 and CSRF middleware: pages of the same bytes (gzipped like them), a preview of the same
 bytes, a POST that makes one durable SQLite INSERT (WAL, synchronous=FULL) and
 redirects, and a read-only page that answers 304 to its current ETag. App and floor
-alternate in rounds of ``--deals`` deals per table; both are served by waitress (the
-app with serve's settings) in a second process, whose CPU time is read around each
-round and printed per deal posted, beside the floor's.
+alternate in rounds of ``--deals`` deals per table, with the same random starts and
+pauses; both are served by waitress (the app with serve's settings) in a second
+process, whose CPU time is read around each round and printed per deal posted, beside
+the floor's.
 
 It prints p50 and p99 of each request kind with their ratios to the floor's, holds
 POST + GET and the first poll of a new version to 3x the floor at p99, and prints the
@@ -34,6 +44,7 @@ import logging
 import math
 import multiprocessing
 import os
+import random
 import re
 import sqlite3
 import statistics
@@ -57,7 +68,7 @@ from scorer import create_app  # noqa: E402
 from scorer.cli.serve import settle_heap, waitress_options  # noqa: E402
 from scorer.web.db import get_store  # noqa: E402
 
-PLAYERS = (2, 3, 4, 3)  # the tables of the evening
+PLAYERS = (3, 2, 4, 3)  # the tables of the evening (--tables 1: the first)
 POLLERS = 2  # read-only phones per table
 NAMES = ("deal form", "preview", "POST", "POST + GET", "page again", "poll: new version",
          "poll: 304")
@@ -78,9 +89,12 @@ def percentile(values: list[float], p: float) -> float:
 class Client:
     """One keep-alive loopback connection with its own cookies, accepting gzip."""
 
+    IDLE = 10.0  # seconds: serve closes connections idle for 20 (CHANNEL_TIMEOUT)
+
     def __init__(self, port: int):
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         self.cookies: dict[str, str] = {}
+        self.used = time.monotonic()
 
     def request(self, method: str, path: str, body: str | None = None,
                 headers: dict | None = None) -> tuple[int, bytes, Message]:
@@ -90,6 +104,11 @@ class Client:
             sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if body is not None:
             sent["Content-Type"] = "application/x-www-form-urlencoded"
+        if time.monotonic() - self.used > self.IDLE:
+            # A phone that sat out a slow round (or the floor's) opens a new connection,
+            # as a browser does once the server has closed an idle one.
+            self.conn.close()
+        self.used = time.monotonic()
         self.conn.request(method, path, body=body, headers=sent)
         response = self.conn.getresponse()
         data = response.read()
@@ -291,8 +310,20 @@ class Table:
             client.close()
 
 
-def evening(tables: list[Table], deals: int, think: float, poll_every: float) -> None:
-    """Every table plays ``deals`` deals at once while its pollers poll; wait for all."""
+def evening(tables: list[Table], deals: int, think: float, poll_every: float,
+            seed: int) -> None:
+    """Every table plays ``deals`` deals at once while its pollers poll; wait for all.
+
+    Tables are independent, as at a club: each starts at a random moment within one
+    thinking time and thinks between half and one and a half of it, each watcher starts
+    polling at a random moment within one poll period. In lock-step, the four tables'
+    deals arrive together and every answer waits for three others, a burst no evening
+    has. The draws come from ``seed``, so the app and the floor get the same evening.
+    """
+    rng = random.Random(seed)
+    starts = [rng.uniform(0, think) for _ in tables]
+    pauses = [[think * rng.uniform(0.5, 1.5) for _ in range(deals)] for _ in tables]
+    offsets = [[rng.uniform(0, poll_every) for _ in range(POLLERS)] for _ in tables]
     done = threading.Event()
     errors: list[BaseException] = []
 
@@ -306,28 +337,32 @@ def evening(tables: list[Table], deals: int, think: float, poll_every: float) ->
                 done.set()
         return run
 
-    def writer(table: Table):
+    def writer(t: int):
         """The scorekeeper's phone."""
         def work():
-            for _ in range(deals):
+            time.sleep(starts[t])
+            for pause in pauses[t]:
                 if done.is_set():
                     return
-                table.deal()
-                time.sleep(think)
+                tables[t].deal()
+                time.sleep(pause)
         return work
 
-    def poller(table: Table, i: int):
+    def poller(t: int, i: int):
         """A watcher's phone, until the writers are done (and once more after)."""
+        table = tables[t]
+
         def work():
+            done.wait(offsets[t][i])
             while not done.is_set():
                 table.poll(i)
                 done.wait(poll_every)
             table.poll(i)
         return work
 
-    writers = [threading.Thread(target=guarded(writer(t))) for t in tables]
+    writers = [threading.Thread(target=guarded(writer(t))) for t in range(len(tables))]
     pollers = [threading.Thread(target=guarded(poller(t, i)))
-               for t in tables for i in range(POLLERS)]
+               for t in range(len(tables)) for i in range(POLLERS)]
     for thread in (*pollers, *writers):
         thread.start()
     for thread in writers:
@@ -343,8 +378,9 @@ def measure(size: int, args) -> dict:
     """One size: the evening against the app and the floor in alternating rounds."""
     posts = args.rounds * args.deals
     logs = []
-    for i, players in enumerate(PLAYERS):
-        full = evening_game(size + posts, players, seed=1 + i)
+    for i, players in enumerate(PLAYERS[:args.tables]):
+        # A few records beyond what is posted: the floor copies the preview of a play.
+        full = evening_game(size + posts + 20, players, seed=1 + i)
         logs.append(({**full, "deals": full["deals"][:size]}, full["deals"][size:]))
     pipe, there = multiprocessing.Pipe()
     process = multiprocessing.get_context("fork").Process(
@@ -363,10 +399,10 @@ def measure(size: int, args) -> dict:
             for table in group:
                 for i in range(POLLERS):
                     table.poll(i)
-        for _ in range(args.rounds):
+        for round_ in range(args.rounds):
             for name, group in (("floor", floors), ("app", apps)):
                 before = cpu_seconds(process.pid)
-                evening(group, args.deals, args.think / 1000, args.poll / 1000)
+                evening(group, args.deals, args.think / 1000, args.poll / 1000, round_)
                 cpu[name] += cpu_seconds(process.pid) - before
     finally:
         for table in (*apps, *floors):
@@ -401,13 +437,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=6,
                         help="rounds of app then floor (default 6)")
     parser.add_argument("--deals", type=int, default=5, help="deals per table and round")
-    parser.add_argument("--think", type=float, default=50,
-                        help="ms a scorekeeper waits between deals (default 50)")
+    parser.add_argument("--tables", type=int, default=len(PLAYERS),
+                        choices=range(1, len(PLAYERS) + 1),
+                        help=f"tables at once (default {len(PLAYERS)}: all of {PLAYERS})")
+    parser.add_argument("--think", type=float, default=2400,
+                        help="mean ms a scorekeeper waits between deals (default 2400: "
+                             "two minutes at a real table, fifty times faster)")
     parser.add_argument("--poll", type=float, default=100,
-                        help="ms between a watcher's polls (default 100)")
+                        help="ms between a watcher's polls (default 100: the page's 5 s, "
+                             "fifty times faster)")
     args = parser.parse_args(argv)
-    print(f"{len(PLAYERS)} tables at once ({', '.join(map(str, PLAYERS))} players), each a "
-          f"scorekeeper and {POLLERS} watchers polling every {args.poll:.0f} ms; "
+    tables = PLAYERS[:args.tables]
+    print(f"{len(tables)} table{'s' * (len(tables) > 1)} at once "
+          f"({', '.join(map(str, tables))} players), each a scorekeeper thinking "
+          f"{args.think:.0f} ms on average and {POLLERS} watchers polling every "
+          f"{args.poll:.0f} ms; "
           f"{args.rounds} rounds of {args.deals} deals per table, app and floor alternating")
     print(f"{'deals':>6} {'measurement':18} {'p50 ms':>8} {'p99 ms':>8} {'floor p50':>9} "
           f"{'floor p99':>9} {'x p50':>6} {'x p99':>6} {'n':>5}  goal")

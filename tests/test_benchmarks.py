@@ -23,7 +23,8 @@ def run(script: str, args: list[str]) -> str:
 @pytest.mark.parametrize("script, args, expect", [
     ("replay.py", ["--deals", "20", "--repeat", "2"], "floor"),
     ("pdf.py", ["--sizes", "30", "--repeat", "1"], "30"),
-    ("web.py", ["--sizes", "20", "40", "--rounds", "1", "--deals", "2"], "log-log slope"),
+    ("web.py", ["--sizes", "20", "40", "--rounds", "1", "--deals", "2", "--think", "50"],
+     "log-log slope"),
     ("flood.py", ["--games", "2", "--deals", "20"], "host's first list view: 200"),
     ("stats.py", ["--games", "8", "--rounds", "5", "--repeat", "1"], "full rebuild"),
     ("cpu.py", ["--sizes", "20", "--deals", "3"], "the whole deal"),
@@ -39,7 +40,7 @@ def test_a_benchmark_runs_and_prints_its_figures(script, args, expect):
 def test_the_evening_measures_every_request_kind_against_its_floor():
     """Every kind of request of the evening is timed for the app and the floor (no row
     left empty), the two goals are judged and the server CPU per deal is printed."""
-    out = run("web.py", ["--sizes", "20", "--rounds", "1", "--deals", "3"])
+    out = run("web.py", ["--sizes", "20", "--rounds", "1", "--deals", "3", "--think", "50"])
     for name in ("deal form", "preview", "POST + GET", "page again", "poll: new version",
                  "poll: 304"):
         row = next(line for line in out.splitlines() if f" {name} " in line)
