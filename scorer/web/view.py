@@ -41,22 +41,23 @@ def rendered(row: GameRow) -> Render:
 
 def ahead(row: GameRow, loaded: Version) -> Callable[[], None] | None:
     """What renders, once the scorekeeper's page of a new version is sent, the read-only
-    pages watched on the version before (each language and URL): a watcher's next poll
-    then finds its page kept instead of waiting for a render."""
+    pages a phone was sent on the version before or the one before that (each language
+    and URL): a watcher's next poll then finds its page kept instead of waiting for a
+    render."""
     before = versions().get((loaded.generation, row.id, loaded.version - 1))
-    urls = watched(before) if before is not None else []
-    if not urls:
+    pages = watched(before) if before is not None else []
+    if not pages:
         return None
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     root = request.url_root
 
     def render_all() -> None:
         """Each page in a request context of its own, as its poll would render it."""
-        for code, path in urls:
+        for (code, path), last in pages:
             try:
                 with app.test_request_context(path, base_url=root,
                                               headers={"Cookie": f"{i18n.COOKIE}={code}"}):
-                    render_ahead(row, loaded, rendered(row))
+                    render_ahead(row, loaded, rendered(row), last)
             except Exception:  # the poll renders it then
                 app.logger.exception("rendering a read-only page ahead")
     return render_all

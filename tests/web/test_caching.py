@@ -356,3 +356,39 @@ def test_a_watched_read_only_page_is_rendered_before_its_next_poll(app, table, m
     assert len(renders) == 1
     assert fresh.get_data() == polled.get_data()
     assert fresh.headers["ETag"] == polled.headers["ETag"]
+
+
+def test_a_read_only_page_nobody_asks_for_stops_being_rendered_ahead(app, table, monkeypatch):
+    """A page is rendered ahead while a phone was sent it on one of the two versions
+    before: a watcher who misses one deal still finds its page kept, and a watcher who
+    left costs two renders, not one per deal for the rest of the evening."""
+    from scorer.web import page_model
+
+    game = played(table)
+    view = table.view_path(game)
+    watcher = app.test_client()
+    tag = watcher.get(view).headers["ETag"]
+    renders = []
+    render = page_model.render
+    monkeypatch.setattr(page_model, "render", lambda row, editable, *args, **kw: (
+        renders.append(editable), render(row, editable, *args, **kw))[1])
+
+    def deal() -> list[bool]:
+        """One more deal and the scorekeeper's page after it; what that rendered."""
+        renders.clear()
+        table.deal(game, action="redeal")
+        table.client.get(game).close()  # a server closes each answer once it is sent
+        return list(renders)
+
+    assert deal() == [True, False]  # the edit page, and the watcher's page ahead
+    assert deal() == [True, False]  # the watcher missed one version: still ahead
+    polled = watcher.get(view, headers={"If-None-Match": tag})
+    assert polled.status_code == 200 and renders == [True, False]  # kept: no render
+    tag = polled.headers["ETag"]
+    assert deal() == [True, False]
+    assert deal() == [True, False]
+    assert deal() == [True]  # nobody was sent it on the two versions before
+    assert deal() == [True]
+    polled = watcher.get(view, headers={"If-None-Match": tag})
+    assert polled.status_code == 200 and renders == [True, False]  # rendered by the poll
+    assert deal() == [True, False]
