@@ -107,7 +107,7 @@ RULE_TEXTS: dict[str, Text] = {
 # The ``expected`` shapes quoted by the "type" rule, translated when shown.
 EXPECTED = (N_("a list"), N_("an object"), N_("a string"), N_("a JSON object"),
             N_("a list of names"), N_("an object of overrides"), N_("{id: value}"))
-# Words inside a catalog shape such as ``int 100…300 or null``.
+# Words inside a catalog shape such as ``null | int 100…300``.
 _SHAPE_WORDS = {"int": N_("int"), "null": N_("null")}
 _SHAPE_WORD = re.compile(r"\b(int|null)\b")
 
