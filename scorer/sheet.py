@@ -58,6 +58,7 @@ WORDS = {
     "failed": N_("failed"),
     "redeal": N_("redeal"),
     "agreements": N_("agreements changed"),
+    "changed_in": N_("Changed during the game"),
     "notes": N_("Notes"),
     "played": N_("In the sheet"),
     "why_cut": N_("The last {n} deals are explained; the rest are on the game page."),
@@ -268,6 +269,8 @@ def sheet_context(game: Game, protocol: Protocol, *, lang: str = "ru", landscape
         "notes": game.notes or "", "players": list(game.players),
         "colours": [colour(s) for s in range(len(game.players))],
         "preset": preset_title(game, lang), "agreements": agreement_lines(game, lang),
+        # The header lists the agreements the game started with; these rows changed them.
+        "changed_in": [r.n for r in protocol.rows if r.type == "agreements"],
         "legend": marks.legend(lang, game.agreements, len(game.players)),
         "rows": rows,
         "widths": column_widths(rows, t, len(game.players), landscape),

@@ -37,3 +37,15 @@ def test_the_english_sheet_words_the_row_too():
     """The same row in English."""
     text = flat(render_sheet(parse_game(LOG), lang="en"))
     assert "agreementschanged" in text and "120→100" in text
+
+
+def test_the_header_says_which_rows_changed_the_agreements_it_lists():
+    """The header lists the agreements the game started with; a game whose rules changed
+    says so beside them, with the rows to read; a game without a change says nothing."""
+    text = flat(render_sheet(parse_game(LOG)))
+    assert "внаборе.Измененыпоходупартии:кон№2." in text
+    english = flat(render_sheet(parse_game(LOG), lang="en"))
+    assert "Changedduringthegame:deal№2." in english
+    unchanged = {**LOG, "format": "thousand-game/1",
+                 "deals": [d for d in LOG["deals"] if d["type"] != "agreements"]}
+    assert "походупартии" not in flat(render_sheet(parse_game(unchanged)))
