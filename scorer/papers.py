@@ -18,6 +18,7 @@ from scorer.engine import (
     Protocol,
     catalog,
     compare,
+    current_agreements,
     resolve_agreements,
     signed,
 )
@@ -132,8 +133,9 @@ def render_comparison(game: Game, *, lang: str = "ru", preset: str = "classic",
 
 
 def rules_context(game: Game, lang: str) -> dict[str, Any]:
-    """The game's agreements, grouped, each with its value and one line of explanation."""
-    t, cat, ag = _words(lang), catalog(), game.agreements
+    """The game's agreements in force now (after any change mid-game, as the rules page
+    shows them), grouped, each with its value and one line of explanation."""
+    t, cat, ag = _words(lang), catalog(), current_agreements(game)
     preset = resolve_agreements(ag.preset)
     specs = cat.specs_for(ag.preset)  # a preset's own words, where it has them
     groups = []

@@ -49,3 +49,12 @@ def test_the_header_says_which_rows_changed_the_agreements_it_lists():
     unchanged = {**LOG, "format": "thousand-game/1",
                  "deals": [d for d in LOG["deals"] if d["type"] != "agreements"]}
     assert "походупартии" not in flat(render_sheet(parse_game(unchanged)))
+
+
+def test_the_rules_pdf_prints_the_agreements_in_force_now():
+    """The rules PDF, like the rules page, shows the set after the change: the penalty
+    of 100, not the 120 the game started with."""
+    from scorer.papers import render_rules
+
+    text = flat(render_rules(parse_game(LOG)))
+    assert "Суммаштрафа:100(120)" in text
