@@ -368,10 +368,15 @@ def test_a_read_only_page_nobody_asks_for_stops_being_rendered_ahead(app, table,
     view = table.view_path(game)
     watcher = app.test_client()
     tag = watcher.get(view).headers["ETag"]
-    renders = []
+    renders: list[bool] = []  # the link of each page rendered: True edit, False read-only
     render = page_model.render
-    monkeypatch.setattr(page_model, "render", lambda row, editable, *args, **kw: (
-        renders.append(editable), render(row, editable, *args, **kw))[1])
+
+    def counted(row, editable, *args, **kw):
+        """page_model.render, noting which link it rendered."""
+        renders.append(editable)
+        return render(row, editable, *args, **kw)
+
+    monkeypatch.setattr(page_model, "render", counted)
 
     def deal() -> list[bool]:
         """One more deal and the scorekeeper's page after it; what that rendered."""
@@ -380,15 +385,21 @@ def test_a_read_only_page_nobody_asks_for_stops_being_rendered_ahead(app, table,
         table.client.get(game).close()  # a server closes each answer once it is sent
         return list(renders)
 
+    def poll() -> list[bool]:
+        """The watcher's poll of its page; what that rendered."""
+        nonlocal tag
+        renders.clear()
+        polled = watcher.get(view, headers={"If-None-Match": tag})
+        assert polled.status_code == 200
+        tag = polled.headers["ETag"]
+        return list(renders)
+
     assert deal() == [True, False]  # the edit page, and the watcher's page ahead
     assert deal() == [True, False]  # the watcher missed one version: still ahead
-    polled = watcher.get(view, headers={"If-None-Match": tag})
-    assert polled.status_code == 200 and renders == [True, False]  # kept: no render
-    tag = polled.headers["ETag"]
+    assert poll() == []  # its page was kept
     assert deal() == [True, False]
     assert deal() == [True, False]
     assert deal() == [True]  # nobody was sent it on the two versions before
     assert deal() == [True]
-    polled = watcher.get(view, headers={"If-None-Match": tag})
-    assert polled.status_code == 200 and renders == [True, False]  # rendered by the poll
+    assert poll() == [False]  # the poll renders its page itself
     assert deal() == [True, False]
