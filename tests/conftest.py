@@ -64,3 +64,23 @@ def runner(app):
     """The Flask CLI runner."""
     return app.test_cli_runner()
 
+
+
+# Each directory's share of the run, printed at the end (CI's budget is ten minutes on
+# two cores: this says where they go). Setup and teardown count, as fixtures cost too.
+_DIR_SECONDS: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report):
+    """Add one phase of one test to its directory's time."""
+    where = report.nodeid.split("::", 1)[0].rsplit("/", 1)[0]
+    _DIR_SECONDS[where] = _DIR_SECONDS.get(where, 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print the seconds each test directory took, slowest first."""
+    if not _DIR_SECONDS:
+        return
+    terminalreporter.section("seconds per directory")
+    for where, seconds in sorted(_DIR_SECONDS.items(), key=lambda kv: -kv[1]):
+        terminalreporter.write_line(f"{seconds:8.1f}  {where}")
