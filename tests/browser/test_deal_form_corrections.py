@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from phone_browser import PHONE, open_form
+from playwright.sync_api import expect
 from test_save_flow import GAME, deal, fill_deal, imported, in_view, new_game
 
 pytestmark = pytest.mark.browser
@@ -122,9 +123,11 @@ def test_summary_items_say_which_field_and_player(live_server, phone):
     page.fill("#points_1", "10")
     page.fill("#points_2", "10")
     page.click("#save")
-    page.wait_for_selector("#error-summary")
-    text = page.locator("#error-summary").inner_text()
-    assert "кратен 5" in text and "аказ" in text, text
+    # The first Save's summary is still on the page until the second answer replaces it:
+    # wait for the new summary's words, not for an element the old page already has.
+    summary = page.locator("#error-summary")
+    expect(summary).to_contain_text("кратен 5")
+    assert "аказ" in summary.inner_text()
 
 
 def test_the_scroll_to_a_wrong_field_keeps_the_summary_heading(live_server, phone):
