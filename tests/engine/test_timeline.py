@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from strategies import game_logs, generated_games
 
 from scorer.engine import (
+    MAX_DEALS,
     Adjustment,
     Redeal,
     RuleError,
@@ -262,3 +263,30 @@ def test_timeline_refusals_name_the_deal_and_change_nothing():
         timeline.before(4)
     assert timeline.protocol == replay(parse_game(_redeals(3)))
     assert timeline.insert(3, {"type": "redeal"}).protocol == replay(parse_game(_redeals(4)))
+
+
+def test_appends_keep_the_snapshots_a_full_replay_keeps():
+    """Appending one record at a time keeps a state at every SNAPSHOT-th record, as
+    Timeline.of does, and an edit afterwards resumes from the nearest one."""
+    with snapshots_every(4):
+        timeline = Timeline.of(parse_game(_redeals(3)))
+        for _ in range(6):
+            timeline = timeline.append({"type": "redeal"})
+        whole = Timeline.of(parse_game(_redeals(9)))
+    kept = [state.deals for state in timeline._snapshots]
+    assert kept == [state.deals for state in whole._snapshots] == [0, 4, 8]
+
+
+def test_the_engine_takes_the_last_allowed_deal_and_refuses_the_next():
+    """MAX_DEALS records are a game; one more is refused, by append and insert alike."""
+    timeline = Timeline.of(parse_game(_redeals(MAX_DEALS - 1)))
+    last = timeline.append({"type": "redeal"})
+    assert len(last.game.deals) == MAX_DEALS
+    for grow in (lambda t: t.append({"type": "redeal"}),
+                 lambda t: t.insert(0, {"type": "redeal"})):
+        with pytest.raises(RuleError) as err:
+            grow(last)
+        assert err.value.field == "deals"
+    with pytest.raises(RuleError):
+        parse_game(_redeals(MAX_DEALS + 1))
+    assert len(parse_game(_redeals(MAX_DEALS)).deals) == MAX_DEALS
