@@ -211,3 +211,30 @@ def test_import_of_a_version_2_file_keeps_the_change_and_exports_it_back(client,
         "file": (io.BytesIO(json.dumps(wrong).encode()), "g.json")},
         content_type="multipart/form-data")
     assert refused.status_code == 422 and "thousand-game/2" in refused.get_data(as_text=True)
+
+
+def test_a_change_record_opens_with_all_its_own_changes(client, game, app):
+    """Editing a change record starts from every value it set, so saving one edit keeps
+    the others (a form from the base alone would drop them)."""
+    st = store.Store(store.connect(app.config["DATABASE"]))
+    st.add_deal(game.id, {"type": "agreements",
+                          "changes": {"penalty": 100, "raspis_payout": "sixty"}})
+    slot = st.slots(game.id)[-1].id
+    st.db.close()
+    page = client.get(f"/g/{game.edit_token}/agreements?slot={slot}").get_data(as_text=True)
+    assert re.search(r'name="ag_penalty" value="100"', page)
+    assert re.search(r'<option value="sixty" selected>', page)
+
+
+def test_a_confirm_is_bound_to_its_version(client, game, app):
+    """A confirm shown at one version, its version field set to the game's new one after
+    another deal, is refused as forged: the digest covers the version."""
+    page = client.get(f"/g/{game.edit_token}/agreements?" + query(
+        "next", penalty=100)).get_data(as_text=True)
+    fields = confirm_fields(page)
+    st = store.Store(store.connect(app.config["DATABASE"]))
+    st.add_deal(game.id, {"type": "redeal"})
+    fields["version"] = str(st.version(game.id))
+    assert client.post(f"/g/{game.edit_token}/agreements", data=fields).status_code == 400
+    assert [r["type"] for r in st.records(game.id)] == ["raspis", "play", "redeal"]
+    st.db.close()
