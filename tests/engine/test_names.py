@@ -144,3 +144,9 @@ def test_canonical_marriage_keys_still_read():
     """The keys record_to_json writes."""
     game = parse_game({**HEAD, "deals": [play({"1": ["hearts"]})]})
     assert game.deals[0].marriages == {1: ("hearts",)}
+
+
+@pytest.mark.parametrize("spaced", ["Аня  Б", " Аня Б", "Аня Б ", "Аня\u00a0Б"])
+def test_spaces_are_folded_before_names_are_compared(spaced):
+    """Doubled, leading, trailing or no-break spaces make no other name."""
+    assert name_key(spaced) == name_key("Аня Б")

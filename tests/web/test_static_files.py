@@ -228,3 +228,15 @@ def test_a_static_url_follows_the_script_root(app):
     assert seen[1].startswith("/sub/static/app.")
     assert seen[0] == seen[2] == seen[1].removeprefix("/sub")
 
+
+
+def test_a_gzipped_asset_says_it_varies_by_encoding_itself(app):
+    """The asset answer names Accept-Encoding in Vary on its own, not only through the
+    app-wide compression step: a cache between must not hand gzip to a client that
+    cannot read it, whichever step later changes."""
+    from scorer.web import assets as assets_module
+
+    with app.test_request_context("/static/app.css", headers={"Accept-Encoding": "gzip"}):
+        asset = assets_module.assets().by_name["app.css"]
+        for caching in ("public, max-age=31536000, immutable", assets_module.REVALIDATE):
+            assert "Accept-Encoding" in assets_module.answer(asset, caching).vary
