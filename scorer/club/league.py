@@ -281,11 +281,6 @@ def rated_games(played: Iterable[Played]) -> list[RatedGame]:
             for p in ordered(played) if p.finished]
 
 
-def all_ratings(played: Sequence[Played]) -> dict[int, Rating]:
-    """Every player's rating over all counted finished games (seasons do not split it)."""
-    return rate(rated_games(played))
-
-
 def season_ratings(played: Sequence[Played], season: Season) -> dict[int, Rating]:
     """The ratings over the season's finished games only (all of them for «всё время»)."""
     return rate(rated_games(p for p in played if season.holds(p.date)))

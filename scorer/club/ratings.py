@@ -50,13 +50,8 @@ class Rating:
 
     @property
     def value(self) -> int:
-        """The rescaled ordinal (shown only once ``shown`` is true)."""
+        """The rescaled ordinal (shown from MIN_GAMES rated games: league.shown_rating)."""
         return shown(self.mu, self.sigma)
-
-    @property
-    def shown(self) -> bool:
-        """Whether the player has enough rated games for the number to be shown."""
-        return self.games >= MIN_GAMES
 
 
 def shown(mu: float, sigma: float) -> int:

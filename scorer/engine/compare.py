@@ -34,11 +34,6 @@ class Comparison:
     ended_at: int | None
 
     @property
-    def common(self) -> int:
-        """How many rows both replays have."""
-        return len(self.other.rows)
-
-    @property
     def differing(self) -> tuple[int, ...]:
         """The ``n`` of every row both replays have whose delta or score differs."""
         return tuple(a.n for a, b in zip(self.base.rows, self.other.rows, strict=False)
