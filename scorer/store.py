@@ -4,7 +4,9 @@ A game row holds the game log's head (players, agreements, first dealer, title..
 Each deal is a slot with a fixed position in the game; what it says lives in
 revisions.  Editing or deleting a deal appends a revision (a delete is a revision
 whose record is NULL), so every earlier state survives and a deleted deal can be
-restored.  Scores are never stored: they are derived by replaying the records.
+restored.  Scores are derived by replaying the records: the truth holds none. The
+`totals` and club summary tables only remember, per game version, what a replay gave
+(derived data, made again when missing or old, never read as the truth).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The club's memory: players, seat links, per-game summaries, figures, ratings, seasons.
 
 The web and the command line use only what is exported here (docs/STATS.md defines the
-figures; notes on the API for the pages are in CLUB-API.md beside the design notes).
+figures; the figures are defined in docs/STATS.md).
 """
 
 from scorer.club.figures import Summary, places, summarize

@@ -82,7 +82,7 @@ class ClubState:
 
 
 class Club(Roster):
-    """The club's API for the web and the command line (docs/STATS.md, notes in CLUB-API)."""
+    """The club's API for the web and the command line (docs/STATS.md)."""
 
     # -- the state -----------------------------------------------------------------
 

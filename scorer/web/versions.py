@@ -6,7 +6,8 @@ version number names one exact list of slots (every change bumps it in the same
 transaction) and entries are immutable apart from the renders they keep, so an entry
 keyed by (database generation, game id, version) is never stale; the generation changes
 when a restore puts another file (with the same ids and versions) in place. Only this
-process's memory holds them; scores are never stored.
+process's memory holds them; scores are not part of the
+stored truth (the `totals` table only remembers a version's end for the games list).
 """
 
 from __future__ import annotations

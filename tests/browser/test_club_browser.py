@@ -66,7 +66,7 @@ def test_chips_fill_the_name_fields_with_one_tap(host_page, club_server):
     page.goto(f"{club_server}/new")
     chips = page.locator("#player-chips .chip")
     assert chips.count() == 4
-    fits(page, "#player-chips")  # the rest of the form is issue 19's
+    fits(page, "#player-chips")  # the rest of the form is checked with the table's polish
     names = chips.all_inner_texts()
     for i in range(3):
         chips.nth(i).tap()

@@ -233,7 +233,7 @@ def header_in_view(page) -> list:
         const th = document.querySelector('#protocol thead th:nth-child(3)');
         const r = th.getBoundingClientRect();
         const el = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-        // A narrow head shows a short form, the whole name in its title (issue 19).
+        // A narrow head shows a short form, the whole name in its title.
         const abbr = th.querySelector('abbr');
         const name = abbr && abbr.offsetParent ? abbr.title : th.innerText.trim();
         return [r.top, r.bottom, name, el === th || th.contains(el)]; })()""")

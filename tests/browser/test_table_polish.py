@@ -1,4 +1,4 @@
-"""Issue 19 at 390×844: what a real table misses (undo, the cards, a watcher told of an
+"""At 390×844: what a real table misses (undo, the cards, a watcher told of an
 edit, human dates, the share page) and nothing off the screen."""
 
 from __future__ import annotations

@@ -61,8 +61,7 @@ def test_negative_totals_fit_the_plot():
 def test_reference_labels_sit_clear_of_every_line_without_a_backing(make_long):
     """«бочка 900» and «цель 1000» sit at the left end (every line starts from 0 there):
     no white backing that would erase the lines of players on the barrel or, in a PDF,
-    the letters themselves; the target's above its line, clear of the barrel line
-    (issue 19)."""
+    the letters themselves; the target's above its line, clear of the barrel line."""
     game = make_long(30)
     protocol = replay(game)
     for layout in (PAPER, PHONE):

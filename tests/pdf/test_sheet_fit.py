@@ -1,4 +1,4 @@
-"""Issue 19 on paper: nothing runs into the next cell, names whole where there is room,
+"""On paper: nothing runs into the next cell, names whole where there is room,
 and the chart's labels readable (laid out by WeasyPrint, read back with pypdf)."""
 
 from __future__ import annotations

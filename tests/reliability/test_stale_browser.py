@@ -61,7 +61,7 @@ def test_a_stale_phone_is_warned_refused_and_then_saves(served_game):
             a.fill("#points_1", "10")
             expect(a.locator("#preview-msg")).to_contain_text("Ничего не сохранено")
             a.click("#save")
-            # The stale refusal is the summary's heading (said once, issue 19).
+            # The stale refusal is the summary's heading (said once).
             expect(a.locator("#refused")).to_contain_text("игра изменилась")
             expect(a.locator("#fresh #protocol tbody tr")).to_have_count(1)
             expect(a.locator("#fresh #record-deal")).to_have_count(0)

@@ -94,7 +94,7 @@ def test_raspis_redeal_and_adjustment(table):
     table.deal(game, action="adjustment", player="2", amount="-120", reason="cut_nines")
     assert table.totals(game) == [60, -120, -60]
     html = table.client.get(game).get_data(as_text=True)
-    # The adjustment row says whom and why, as the PDF does (issue 19).
+    # The adjustment row says whom and why, as the PDF does.
     assert "пересдача" in html and "Вика</b>: три девятки при сдвиге" in html
     # Negative numbers carry a real minus sign, as on the PDF: never an ASCII hyphen.
     assert '<span class="delta">\u2212120</span> <b class="sc">\u2212120</b>' in html

@@ -1,4 +1,4 @@
-"""Issue 19 on the server: the words a table reads (no gender, one word for one thing,
+"""On the server: the words a table reads (no gender, one word for one thing,
 rows that say what happened) and what a real table misses (undo, the cards, a watcher told
 of an edit, human dates)."""
 

@@ -488,7 +488,7 @@
 })();
 
 // ---------------------------------------------------------------- club: player chips
-// The new-game form's known players (issue 21). Without JavaScript each chip is a submit
+// The new-game form's known players. Without JavaScript each chip is a submit
 // button the server answers by filling a name field; here a tap fills (or, tapped again,
 // empties) the field at once, with no round trip.
 (function () {
