@@ -50,7 +50,8 @@ from games import evening_game  # noqa: E402
 from scorer import create_app, store  # noqa: E402
 from scorer.cli.serve import settle_heap  # noqa: E402
 from scorer.club import Club  # noqa: E402
-from scorer.club.service import _STATES, _SUMMARIES, all_records  # noqa: E402  (benchmark only)
+from scorer.club.service import _STATES, _SUMMARIES  # noqa: E402  (benchmark only)
+from scorer.club_store import ClubStore  # noqa: E402
 from scorer.engine import RuleError, parse_game, replay  # noqa: E402
 
 CLUB = ("Аня", "Борис", "Вика", "Гоша", "Дина", "Егор", "Женя", "Зоя", "Илья", "Кира")
@@ -131,7 +132,7 @@ def replay_all(logs: list[dict]) -> None:
 def replay_stored(st: store.Store) -> None:
     """Replay every stored game once: its head and live records read from the file (all
     records in one query, as the rebuild reads them), parsed and replayed."""
-    records = all_records(st.db)
+    records = ClubStore(st.db).all_records()
     for row in st.games(None):
         replay(parse_game({**row.head, "deals": records.get(row.id, [])}))
 

@@ -266,6 +266,16 @@ def inspect(path: str | Path) -> sqlite3.Connection:
     return sqlite3.connect(str(path), timeout=10)
 
 
+def quick_check(path: str | Path) -> list[str]:
+    """What SQLite's ``PRAGMA quick_check`` finds in a file (["ok"] when sound), on an
+    inspect() connection, closed after (sqlite3.DatabaseError if it cannot be read)."""
+    conn = inspect(path)
+    try:
+        return [str(row[0]) for row in conn.execute("PRAGMA quick_check").fetchall()]
+    finally:
+        conn.close()
+
+
 def migrate(db: Database) -> None:
     """Apply any pending schema migrations, then start a new database generation."""
     migrations.apply(db)

@@ -33,11 +33,7 @@ def problem(path: Path) -> tuple[str | None, float]:
         return None, 0.0
     started = time.perf_counter()
     try:
-        conn = store.inspect(path)
-        try:
-            found = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
-        finally:
-            conn.close()
+        found = store.quick_check(path)
     except sqlite3.DatabaseError as exc:
         return f"SQLite cannot read it ({exc})", time.perf_counter() - started
     seconds = time.perf_counter() - started

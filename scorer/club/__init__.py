@@ -24,8 +24,9 @@ from scorer.club.league import (
     Source,
 )
 from scorer.club.ratings import MIN_GAMES, SCALE, Rating
-from scorer.club.roster import ClubChange, ClubError
+from scorer.club.roster import ClubError
 from scorer.club.service import Club, Reading
+from scorer.club_store import ClubChange
 
 __all__ = [
     "ALL_TIME", "DEFAULT_POINTS", "MIN_GAMES", "SCALE", "Club", "ClubChange", "ClubError",

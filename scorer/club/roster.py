@@ -8,17 +8,16 @@ undone, and nothing is ever lost: a merged player stays, marked as merged.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from sqlite_utils import Database
 
 from scorer import store
 from scorer.club.league import Player
-from scorer.engine import check_name, name_key
+from scorer.club_store import ClubChange, ClubStore, PlayerRow
+from scorer.engine import check_name
 from scorer.engine.texts import N_, tr
 
 
@@ -35,65 +34,61 @@ class ClubError(ValueError):
         return tr(lang, self.msgid).format(**self.params)
 
 
-@dataclass(frozen=True)
-class ClubChange:
-    """One change of the club's links or players, as the history shows it."""
-
-    id: int
-    kind: str  # "count", "rename", "merge", "relink"
-    data: dict[str, Any]
-    created: str
-    undone: str | None
-
-
 class Roster:
-    """Players and seat links over one database (the store's write lock and transactions)."""
+    """Players and seat links over one database (the store's write lock and transactions);
+    every row is read and written through the club's gateway (scorer/club_store.py)."""
 
     def __init__(self, db: Database):
         self.db = db
-        self.store = store.Store(db)
+        self.rows = ClubStore(db)
+        self.store = self.rows.store
 
     @contextmanager
     def changing(self) -> Iterator[None]:
         """One write transaction that also marks the club's data as changed."""
         with self.store.atomic():
             yield
-            bump(self.db)
+            self.rows.bump()
 
     # -- reading ---------------------------------------------------------------
 
-    def player_row(self, player_id: int) -> tuple[str, str, int | None] | None:
-        """(name, key, merged into) of a player, or None."""
-        row = self.db.execute("select name, key, merged_into from players where id = ?",
-                              [player_id]).fetchone()
-        return None if row is None else (row[0], row[1], row[2])
+    def player_row(self, player_id: int) -> PlayerRow | None:
+        """A player as stored (merged ones too), or None."""
+        return self.rows.player(player_id)
 
     def live_player(self, player_id: int) -> str:
         """A live (not merged) player's name, or ClubError."""
         row = self.player_row(player_id)
-        if row is None or row[2] is not None:
+        if row is None or row.merged_into is not None:
             raise ClubError(N_("no player {id}"), id=player_id)
-        return row[0]
+        return row.name
 
     def names(self) -> dict[int, str]:
         """{player id: name} of every player, merged ones too."""
-        return dict(self.db.execute("select id, name from players").fetchall())
+        return {p.id: p.name for p in self.rows.players()}
 
     def links(self, game_id: int) -> dict[int, int]:
         """{seat: player id} of one game."""
-        return dict(self.db.execute("select seat, player_id from seat_links where game_id = ?",
-                                    [game_id]).fetchall())
+        return self.rows.links(game_id)
 
     def match(self, name: str) -> int | None:
         """The live player a typed name means (names.py comparison), or None."""
-        return store.matching_player(self.db, name_key(name))
+        return self.rows.match(name)
 
     # -- linking ---------------------------------------------------------------
 
     def link_new_game(self, game_id: int, names: list[str]) -> list[int]:
         """Link a host's new game: each seat to the player its name matches, else a new one."""
         with self.changing():
-            return store.link_seats(self.db, game_id, names, store.now())
+            return self.rows.link_seats(game_id, names, store.now())
+
+    def copy_links(self, old: int, new: int, names: list[str]) -> None:
+        """Link a new game's seats to the players of an old one's (each seat that exists
+        in both and whose player is still stored)."""
+        with self.changing():
+            for seat, player in self.links(old).items():
+                if seat < len(names) and self.player_row(player) is not None:
+                    self.rows.add_link(new, seat, player, names[seat])
 
     def count_game(self, game_id: int, counted: bool) -> ClubChange | None:
         """Put a game into the host's figures (linking its seats by name) or take it out;
@@ -102,23 +97,20 @@ class Roster:
         if game is None:
             raise ClubError(N_("no game {id}"), id=game_id)
         with self.changing():
-            before = self.db.execute("select counted from club_games where game_id = ?",
-                                     [game_id]).fetchone()
-            was = bool(before[0]) if before else not game.guest
+            before = self.rows.counted_choice(game_id)
+            was = bool(before) if before is not None else not game.guest
             if was == counted:
                 return None
-            self.db.execute("insert or replace into club_games (game_id, counted) values (?, ?)",
-                            [game_id, int(counted)])
+            self.rows.choose_counted(game_id, int(counted))
             added = []
             if counted:
                 old = set(self.links(game_id))
-                players_before = {r[0] for r in self.db.execute("select id from players")}
-                ids = store.link_seats(self.db, game_id, list(game.head.get("players", [])),
-                                       store.now())
+                players_before = {p.id for p in self.rows.players()}
+                ids = self.rows.link_seats(game_id, list(game.head.get("players", [])),
+                                           store.now())
                 added = [[seat, pid, pid not in players_before]
                          for seat, pid in enumerate(ids) if seat not in old]
-            data = {"game": game_id, "counted": counted,
-                    "before": None if before is None else before[0], "added": added}
+            data = {"game": game_id, "counted": counted, "before": before, "added": added}
             return self.record("count", data)
 
     def rename(self, player_id: int, name: str) -> ClubChange:
@@ -127,14 +119,10 @@ class Roster:
         check_name(name)
         with self.changing():
             old = self.live_player(player_id)
-            other = self.db.execute(
-                "select 1 from players where key = ? and id != ? and merged_into is null",
-                [name_key(name), player_id]).fetchone()
-            if other:
+            if self.rows.name_taken(name, player_id):
                 raise ClubError(N_("{name} is another player already: merge the two instead"),
                                 name=name)
-            self.db.execute("update players set name = ?, key = ? where id = ?",
-                            [name, name_key(name), player_id])
+            self.rows.rename_player(player_id, name)
             return self.record("rename", {"player": player_id, "before": old, "after": name})
 
     def merge(self, keep: int, gone: int) -> ClubChange:
@@ -145,17 +133,13 @@ class Roster:
         with self.changing():
             self.live_player(keep)
             self.live_player(gone)
-            both = self.db.execute(
-                "select a.game_id from seat_links a join seat_links b on a.game_id = b.game_id"
-                " where a.player_id = ? and b.player_id = ? limit 1", [keep, gone]).fetchone()
-            if both:
+            both = self.rows.shared_game(keep, gone)
+            if both is not None:
                 raise ClubError(N_("both sat at one table in game {game}: two people, not one"),
-                                game=both[0])
-            seats = [list(r) for r in self.db.execute(
-                "select game_id, seat from seat_links where player_id = ?", [gone])]
-            self.db.execute("update seat_links set player_id = ? where player_id = ?",
-                            [keep, gone])
-            self.db.execute("update players set merged_into = ? where id = ?", [keep, gone])
+                                game=both)
+            seats = [[s.game_id, s.seat] for s in self.rows.seats_of(gone)]
+            self.rows.move_links(gone, keep)
+            self.rows.set_merged(gone, keep)
             return self.record("merge", {"keep": keep, "gone": gone, "seats": seats})
 
     def relink(self, game_id: int, seat: int, player_id: int | None) -> ClubChange:
@@ -168,17 +152,13 @@ class Roster:
             created = player_id is None
             if player_id is None:
                 head = self.store.stored(game_id).head
-                name = str(head["players"][seat])
-                player_id = store.inserted(self.db.execute(
-                    "insert into players (name, key, created) values (?, ?, ?)",
-                    [name, name_key(name), store.now()]))
+                player_id = self.rows.add_player(str(head["players"][seat]), store.now())
             else:
                 self.live_player(player_id)
             if player_id in {p for s, p in links.items() if s != seat}:
                 raise ClubError(N_("that player already sits at another seat of game {game}"),
                                 game=game_id)
-            self.db.execute("update seat_links set player_id = ? where game_id = ? and seat = ?",
-                            [player_id, game_id, seat])
+            self.rows.set_link(game_id, seat, player_id)
             return self.record("relink", {"game": game_id, "seat": seat, "before": links[seat],
                                           "after": player_id, "created": created})
 
@@ -186,31 +166,22 @@ class Roster:
 
     def record(self, kind: str, data: dict[str, Any]) -> ClubChange:
         """Write one history row (inside the change's transaction)."""
-        stamp = store.now()
-        change_id = store.inserted(self.db.execute(
-            "insert into club_changes (kind, data, created) values (?, ?, ?)",
-            [kind, json.dumps(data, ensure_ascii=False), stamp]))
-        return ClubChange(change_id, kind, data, stamp, None)
+        return self.rows.add_change(kind, data, store.now())
 
     def history(self, limit: int = 100) -> list[ClubChange]:
         """The club's changes, newest first."""
-        rows = self.db.execute("select id, kind, data, created, undone from club_changes"
-                               " order by id desc limit ?", [limit]).fetchall()
-        return [ClubChange(i, k, json.loads(d), c, u) for i, k, d, c, u in rows]
+        return self.rows.changes(limit)
 
     def undo(self, change_id: int) -> None:
         """Undo one change, if what it changed is still as it left it (ClubError if not)."""
-        row = self.db.execute("select kind, data, undone from club_changes where id = ?",
-                              [change_id]).fetchone()
-        if row is None:
+        change = self.rows.change(change_id)
+        if change is None:
             raise ClubError(N_("no change {id}"), id=change_id)
-        if row[2] is not None:
+        if change.undone is not None:
             raise ClubError(N_("change {id} is undone already"), id=change_id)
-        kind, data = row[0], json.loads(row[1])
         with self.changing():
-            getattr(self, f"_undo_{kind}")(data)
-            self.db.execute("update club_changes set undone = ? where id = ?",
-                            [store.now(), change_id])
+            getattr(self, f"_undo_{change.kind}")(change.data)
+            self.rows.mark_undone(change_id, store.now())
 
     def _changed_since(self) -> ClubError:
         """The refusal of an undo whose change was changed again since."""
@@ -220,8 +191,7 @@ class Roster:
         """Give the player the name it had."""
         if self.live_player(data["player"]) != data["after"]:
             raise self._changed_since()
-        self.db.execute("update players set name = ?, key = ? where id = ?",
-                        [data["before"], name_key(data["before"]), data["player"]])
+        self.rows.rename_player(data["player"], data["before"])
 
     def _undo_merge(self, data: dict[str, Any]) -> None:
         """Link the merged player's seats back to it and make it live again."""
@@ -229,54 +199,31 @@ class Roster:
         for game_id, seat in data["seats"]:
             if self.links(game_id).get(seat) != keep:
                 raise self._changed_since()
-            self.db.execute("update seat_links set player_id = ? where game_id = ? and seat = ?",
-                            [gone, game_id, seat])
-        self.db.execute("update players set merged_into = null where id = ?", [gone])
+            self.rows.set_link(game_id, seat, gone)
+        self.rows.set_merged(gone, None)
 
     def _undo_relink(self, data: dict[str, Any]) -> None:
         """Link the seat to the player it had."""
         if self.links(data["game"]).get(data["seat"]) != data["after"]:
             raise self._changed_since()
-        self.db.execute("update seat_links set player_id = ? where game_id = ? and seat = ?",
-                        [data["before"], data["game"], data["seat"]])
+        self.rows.set_link(data["game"], data["seat"], data["before"])
         if data["created"]:
-            drop_if_unused(self.db, data["after"])
+            self.rows.drop_if_unused(data["after"])
 
     def _undo_count(self, data: dict[str, Any]) -> None:
         """Put the game's counting back as it was, removing the links the count added."""
         game_id = data["game"]
-        if data["before"] is None:
-            self.db.execute("delete from club_games where game_id = ?", [game_id])
-        else:
-            self.db.execute("update club_games set counted = ? where game_id = ?",
-                            [data["before"], game_id])
+        self.rows.restore_counted(game_id, data["before"])
         for seat, player, created in data["added"]:
-            self.db.execute("delete from seat_links where game_id = ? and seat = ?"
-                            " and player_id = ?", [game_id, seat, player])
+            self.rows.unlink(game_id, seat, player)
             if created:
-                drop_if_unused(self.db, player)
+                self.rows.drop_if_unused(player)
 
     # -- the roster --------------------------------------------------------------
 
     def players(self, counted: dict[int, tuple[int, str | None]]) -> list[Player]:
         """Every live player, recent first; counted: {id: (games, last date)}."""
-        rows = self.db.execute("select id, name from players where merged_into is null"
-                               " order by id").fetchall()
-        players = [Player(pid, name, *counted.get(pid, (0, None))) for pid, name in rows]
+        players = [Player(p.id, p.name, *counted.get(p.id, (0, None)))
+                   for p in self.rows.players(live=True)]
         return sorted(players, key=lambda p: (p.last_played or "", p.games, -p.id),
                       reverse=True)
-
-
-def drop_if_unused(db: Database, player_id: int) -> None:
-    """Delete a player no seat, merge or change refers to (one a count or re-link made)."""
-    used = db.execute("select 1 from seat_links where player_id = ? union all"
-                      " select 1 from players where merged_into = ? limit 1",
-                      [player_id, player_id]).fetchone()
-    if used is None:
-        db.execute("delete from players where id = ?", [player_id])
-
-
-def bump(db: Database) -> None:
-    """Mark the club's data as changed (its in-process caches are keyed by this)."""
-    db.execute("insert into meta (key, value) values ('club', '1') on conflict(key) do update"
-               " set value = cast(value as integer) + 1")

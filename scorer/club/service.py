@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import json
 import secrets
 import threading
 from collections import OrderedDict
@@ -22,7 +21,7 @@ from typing import Any, TypeVar
 
 from sqlite_utils import Database
 
-from scorer import store
+from scorer import club_store, store
 from scorer.club import league
 from scorer.club.figures import SHAPE, Summary, summarize
 from scorer.club.league import (
@@ -36,7 +35,8 @@ from scorer.club.league import (
     SeasonTable,
 )
 from scorer.club.ratings import Rating
-from scorer.club.roster import ClubError, Roster, bump
+from scorer.club.roster import ClubError, Roster
+from scorer.club_store import CountedGame, Fingerprint, GameLinks, StoredSummary
 from scorer.engine import RuleError, check_date, log_with, parse_game, replay
 from scorer.engine.texts import N_
 
@@ -47,13 +47,8 @@ SHARE_KINDS = ("season", "player")
 BULK = 20  # more stale summaries than this are made from one read of every record
 
 _LOCK = threading.Lock()
-_STATES: OrderedDict[tuple[Any, ...], ClubState] = OrderedDict()
+_STATES: OrderedDict[Fingerprint, ClubState] = OrderedDict()
 _SUMMARIES: OrderedDict[tuple[str, int, int], Summary] = OrderedDict()
-
-# The games that count: not deleted, and counted by the host's choice or by default
-# (the host's own games yes, a guest's no).
-COUNTED = ("select g.id, g.version from games g left join club_games c on c.game_id = g.id"
-           " where g.deleted is null and coalesce(c.counted, 1 - g.guest) = 1")
 
 
 @dataclass
@@ -86,13 +81,9 @@ class Club(Roster):
 
     # -- the state -----------------------------------------------------------------
 
-    def fingerprint(self) -> tuple[Any, ...]:
+    def fingerprint(self) -> Fingerprint:
         """What names the club's current data: generation, club changes, games' versions."""
-        row = self.db.execute(
-            "select (select value from meta where key = 'generation'),"
-            " (select value from meta where key = 'club'), count(*), total(version),"
-            " total(id * version), total(id * (deleted is null)) from games").fetchone()
-        return tuple(row)
+        return self.rows.fingerprint()
 
     def state(self) -> ClubState:
         """The club's data now: from memory when nothing changed, else brought up to date."""
@@ -104,7 +95,7 @@ class Club(Roster):
                 return found
         if self.unlinked():
             with self.changing():
-                store.link_host_games(self.db)
+                self.rows.link_host_games()
             key = self.fingerprint()
         made = self.build(key)
         with _LOCK:
@@ -125,22 +116,16 @@ class Club(Roster):
 
     def unlinked(self) -> bool:
         """Whether a host's game (or a counted one) has no seat links yet."""
-        found = self.db.execute(
-            f"select 1 from ({COUNTED}) c where not exists"
-            " (select 1 from seat_links s where s.game_id = c.id) limit 1").fetchone()
-        return found is not None
+        return self.rows.unlinked()
 
-    def build(self, key: tuple[Any, ...]) -> ClubState:
+    def build(self, key: Fingerprint) -> ClubState:
         """Read (and where stale, make) the counted games' summaries and the roster."""
-        generation = str(key[0] or "")
-        counted = self.db.execute(COUNTED).fetchall()
+        generation = str(key.generation or "")
+        counted = self.rows.counted()
         summaries = self.summaries(generation, counted)
-        links: dict[int, dict[int, int]] = {}
-        for game_id, seat, player in self.db.execute(
-                "select game_id, seat, player_id from seat_links"):
-            links.setdefault(game_id, {})[seat] = player
+        links = self.rows.all_links()
         played = []
-        for game_id, _version in counted:
+        for game_id in (c.id for c in counted):
             summary, seats = summaries.get(game_id), links.get(game_id, {})
             if summary is None or summary.get("broken") or \
                     len(seats) != len(summary["players"]):
@@ -156,119 +141,86 @@ class Club(Roster):
         for p in played:
             for player in p.players:
                 games.setdefault(player, []).append(p.date)
-        rows = self.db.execute("select id, name, merged_into from players").fetchall()
-        return {int(pid): Player(int(pid), name, len(games.get(pid, [])),
-                                 max(games.get(pid, [""])) or None, merged)
-                for pid, name, merged in rows}
+        return {p.id: Player(p.id, p.name, len(games.get(p.id, [])),
+                             max(games.get(p.id, [""])) or None, p.merged_into)
+                for p in self.rows.players()}
 
-    def summaries(self, generation: str, counted: list[tuple[int, int]]
-                  ) -> dict[int, Summary]:
+    def summaries(self, generation: str, counted: list[CountedGame]) -> dict[int, Summary]:
         """{game id: summary of its current version}; stale or missing ones made now."""
         out: dict[int, Summary] = {}
         missing = []
         with _LOCK:
-            for game_id, version in counted:
-                found = _SUMMARIES.get((generation, game_id, version))
+            for game in counted:
+                found = _SUMMARIES.get((generation, game.id, game.version))
                 if found is None:
-                    missing.append((game_id, version))
+                    missing.append(game)
                 else:
-                    out[game_id] = found
+                    out[game.id] = found
         if not missing:
             return out
-        stored = self.stored_summaries([g for g, _ in missing])
+        stored = self.rows.summaries([g.id for g in missing])
         stale = []
-        for game_id, version in missing:
-            kept = stored.get(game_id)
-            if kept is not None and kept[0] == version and kept[1].get("shape") == SHAPE:
-                out[game_id] = kept[1]
-                remember(generation, game_id, version, kept[1])
+        for game in missing:
+            kept = stored.get(game.id)
+            if kept is not None and kept.version == game.version and \
+                    kept.data.get("shape") == SHAPE:
+                out[game.id] = kept.data
+                remember(generation, game.id, game.version, kept.data)
             else:
-                stale.append(game_id)
+                stale.append(game.id)
         fresh = self.made_summaries(stale)
-        for game_id, version, summary in fresh:
-            out[game_id] = summary
-            remember(generation, game_id, version, summary)
-        self.put_summaries(fresh)
+        for made in fresh:
+            out[made.game_id] = made.data
+            remember(generation, made.game_id, made.version, made.data)
+        self.rows.put_summaries(fresh)
         return out
 
-    def made_summaries(self, game_ids: list[int]) -> list[tuple[int, int, Summary]]:
+    def made_summaries(self, game_ids: list[int]) -> list[StoredSummary]:
         """(game id, version, summary) of these games, each replayed once: one by one for
         a few, from one read of every record for many (a restore, a first look)."""
         if len(game_ids) <= BULK:
             found = [self.store.game(g) for g in game_ids]
-            return [(r.id, r.version, summary_from(r, self.store.records(r.id),
-                                                   self.ended(r.id))) for r in found if r]
+            return [StoredSummary(r.id, r.version, summary_from(
+                r, self.store.records(r.id), self.rows.ended(r.id))) for r in found if r]
         wanted = set(game_ids)
         rows = [r for r in self.store.games(None) if r.id in wanted]
-        records = all_records(self.db)
-        ended = dict(self.db.execute("select game_id, max(created) from deals group by game_id"
-                                     ).fetchall())
+        records = self.rows.all_records()
+        ended = self.rows.last_deal_times()
         # Every record and summary made here lives until the end: the cyclic collector
         # would walk them all again at every threshold, for nothing to free.
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return [(r.id, r.version, summary_from(r, records.get(r.id, []),
-                                                   str(ended.get(r.id) or r.created)))
-                    for r in rows]
+            return [StoredSummary(r.id, r.version, summary_from(
+                r, records.get(r.id, []), str(ended.get(r.id) or r.created))) for r in rows]
         finally:
             if collecting:
                 gc.enable()
 
-    def stored_summaries(self, game_ids: list[int]) -> dict[int, tuple[int, Summary]]:
-        """{game id: (version, summary)} as stored, for these games."""
-        out = {}
-        for start in range(0, len(game_ids), 500):
-            part = game_ids[start:start + 500]
-            marks = ",".join("?" * len(part))
-            for game_id, version, data in self.db.execute(
-                    f"select game_id, version, data from club_summaries where game_id in"
-                    f" ({marks})", part):
-                out[game_id] = (version, json.loads(data))
-        return out
-
     def summary_of(self, game_id: int) -> Summary:
         """Replay one game and summarize it (a log that does not replay: broken)."""
         row = self.store.stored(game_id)
-        return summary_from(row, self.store.records(game_id), self.ended(game_id))
-
-    def ended(self, game_id: int) -> str:
-        """When the game's last deal slot was recorded (its creation if it has none)."""
-        found = self.db.execute(
-            "select coalesce((select max(created) from deals where game_id = ?),"
-            " (select created from games where id = ?))", [game_id, game_id]).fetchone()
-        return str(found[0] or "")
-
-    def put_summaries(self, items: list[tuple[int, int, Summary]]) -> None:
-        """Store summaries (best effort, like the totals): only for a still-current version."""
-        if not items or self.db.conn.in_transaction:
-            return
-        with self.store.atomic():
-            self.db.conn.executemany(
-                "insert or replace into club_summaries (game_id, version, data)"
-                " select ?, ?, ? where exists (select 1 from games where id = ? and version = ?)",
-                [(g, v, json.dumps(s, ensure_ascii=False), g, v) for g, v, s in items])
+        return summary_from(row, self.store.records(game_id), self.rows.ended(game_id))
 
     def refresh(self, game_id: int) -> None:
         """Bring one game's summary up to its current version now (after a change)."""
         row = self.store.game(game_id)
         if row is None:
             return
-        summary = self.summary_of(game_id)
-        self.put_summaries([(game_id, row.version, summary)])
-        remember(self.store.generation(), game_id, row.version, summary)
+        made = StoredSummary(game_id, row.version, self.summary_of(game_id))
+        self.rows.put_summaries([made])
+        remember(self.store.generation(), game_id, row.version, made.data)
 
     def rebuild(self) -> int:
         """Forget every summary and make each counted game's again, replaying each once
         (after a restore); return how many games were summarized."""
-        with self.store.atomic():
-            self.db.execute("delete from club_summaries")
-            bump(self.db)
-        fresh = self.made_summaries([g for g, _ in self.db.execute(COUNTED).fetchall()])
-        self.put_summaries(fresh)
+        with self.changing():
+            self.rows.forget_summaries()
+        fresh = self.made_summaries([g.id for g in self.rows.counted()])
+        self.rows.put_summaries(fresh)
         generation = self.store.generation()
-        for game_id, version, summary in fresh:
-            remember(generation, game_id, version, summary)
+        for made in fresh:
+            remember(generation, made.game_id, made.version, made.data)
         return len(fresh)
 
     # -- what the pages show ---------------------------------------------------------
@@ -316,30 +268,26 @@ class Club(Roster):
             state.played, season, state.roster))
         return board
 
+    def game_links(self, game_ids: Sequence[int]) -> dict[int, GameLinks]:
+        """{game id: its edit and view tokens} of these games (a figure's sources)."""
+        return self.rows.game_links(game_ids)
+
     def games_apart(self) -> list[int]:
         """Games a guest made that the host has not counted (for «count this game»)."""
-        return [r[0] for r in self.db.execute(
-            "select g.id from games g left join club_games c on c.game_id = g.id"
-            " where g.deleted is null and coalesce(c.counted, 1 - g.guest) = 0"
-            " order by g.id desc")]
+        return self.rows.games_apart()
 
     # -- seasons ---------------------------------------------------------------------
 
     def seasons(self) -> list[Season]:
         """The named seasons, newest start first («всё время» is not among them)."""
-        rows = self.db.execute("select id, name, start, end, points from seasons"
-                               " order by start desc, id desc").fetchall()
-        return [Season(i, n, s, e, {int(k): tuple(v) for k, v in json.loads(p).items()})
-                for i, n, s, e, p in rows]
+        return [Season(s.id, s.name, s.start, s.end, s.points) for s in self.rows.seasons()]
 
     def add_season(self, name: str, start: str, end: str,
                    points: dict[int, Sequence[float]] | None = None) -> Season:
         """Name a season by its first and last day (inclusive) and its league points."""
         name, table = checked_season(name, start, end, points)
         with self.changing():
-            season_id = store.inserted(self.db.execute(
-                "insert into seasons (name, start, end, points, created) values (?, ?, ?, ?, ?)",
-                [name, start, end, json.dumps(table), store.now()]))
+            season_id = self.rows.add_season(name, start, end, table, store.now())
         return Season(season_id, name, start, end, {k: tuple(v) for k, v in table.items()})
 
     def edit_season(self, season_id: int, name: str, start: str, end: str,
@@ -347,18 +295,14 @@ class Club(Roster):
         """Change a season's name, dates or points."""
         name, table = checked_season(name, start, end, points)
         with self.changing():
-            done = self.db.execute("update seasons set name = ?, start = ?, end = ?, points = ?"
-                                   " where id = ?", [name, start, end, json.dumps(table),
-                                                     season_id]).rowcount
+            done = self.rows.edit_season(season_id, name, start, end, table)
         if not done:
             raise ClubError(N_("no season {id}"), id=season_id)
 
     def delete_season(self, season_id: int) -> None:
         """Remove a season (the games stay; only the named range goes) and its share link."""
         with self.changing():
-            self.db.execute("delete from club_shares where kind = 'season' and ref = ?",
-                            [season_id])
-            self.db.execute("delete from seasons where id = ?", [season_id])
+            self.rows.delete_season(season_id)
 
     # -- read-only share links -------------------------------------------------------
 
@@ -366,27 +310,24 @@ class Club(Roster):
         """The read-only link token of a season (ref None: «всё время») or a player."""
         if kind not in SHARE_KINDS:
             raise ClubError(N_("nothing to share as {kind}"), kind=kind)
-        found = self.db.execute("select token from club_shares where kind = ? and ref is ?",
-                                [kind, ref]).fetchone()
+        found = self.rows.share_of(kind, ref)
         if found:
-            return str(found[0])
-        token = secrets.token_urlsafe(24)
+            return found.token
+        made = club_store.ShareRow(secrets.token_urlsafe(24), kind, ref)
         with self.store.atomic():
-            self.db.execute("insert into club_shares (token, kind, ref, created) values"
-                            " (?, ?, ?, ?)", [token, kind, ref, store.now()])
-        return token
+            self.rows.add_share(made, store.now())
+        return made.token
 
     def replace_share(self, kind: str, ref: int | None) -> str:
         """A new token for a share link (the old link opens nothing from then on)."""
         with self.store.atomic():
-            self.db.execute("delete from club_shares where kind = ? and ref is ?", [kind, ref])
+            self.rows.drop_share(kind, ref)
         return self.share_token(kind, ref)
 
     def resolve_share(self, token: str) -> tuple[str, int | None] | None:
         """(kind, id) a share token opens, or None: nothing else, no edit right."""
-        found = self.db.execute("select kind, ref from club_shares where token = ?",
-                                [token]).fetchone()
-        return None if found is None else (str(found[0]), found[1])
+        found = self.rows.share(token)
+        return None if found is None else (found.kind, found.ref)
 
     # -- CSV -------------------------------------------------------------------------
 
@@ -440,22 +381,6 @@ def summary_from(row: store.GameRow, records: list[dict[str, Any]], ended: str) 
     return {**summary, "date": date, "ended": ended}
 
 
-def all_records(db: Database) -> dict[int, list[dict[str, Any]]]:
-    """Every game's live records in order, in one query (for the full rebuild)."""
-    # Every revision in slot order, the newest last: one pass keeps each slot's newest
-    # (a correlated max(rev) per row costs more than reading the few older revisions).
-    latest: dict[tuple[int, int], str | None] = {}
-    for game_id, seq, record in db.execute(
-            "select d.game_id, d.seq, r.record from deals d join revisions r on"
-            " r.deal_id = d.id order by d.game_id, d.seq, r.rev"):
-        latest[(game_id, seq)] = record
-    out: dict[int, list[dict[str, Any]]] = {}
-    for (game_id, _seq), record in latest.items():
-        if record is not None:
-            out.setdefault(game_id, []).append(json.loads(record))
-    return out
-
-
 def checked_season(name: str, start: str, end: str, points: dict[int, Sequence[float]] | None
                    ) -> tuple[str, dict[int, list[float]]]:
     """A season's name and points, checked (ClubError or RuleError naming what is wrong)."""
@@ -484,10 +409,10 @@ class Reading(Club):
 
     def __init__(self, db: Database):
         super().__init__(db)
-        self._key: tuple[Any, ...] | None = None
+        self._key: Fingerprint | None = None
         self._state: ClubState | None = None
 
-    def fingerprint(self) -> tuple[Any, ...]:
+    def fingerprint(self) -> Fingerprint:
         """The club's fingerprint, read once per request."""
         if self._key is None:
             self._key = super().fingerprint()

@@ -82,10 +82,5 @@ def again(token: str) -> ResponseReturnValue:
 def same_seats(c: Club, old: int, new: int, names: list[str]) -> None:
     """Link the new game's seats to the players of the old one's (a re-linked seat stays
     re-linked), and any seat the old game had no link for by name."""
-    links = c.links(old)
-    with c.changing():
-        for seat, player in links.items():
-            if seat < len(names) and c.player_row(player) is not None:
-                c.db.execute("insert into seat_links (game_id, seat, player_id, key)"
-                             " values (?, ?, ?, ?)", [new, seat, player, name_key(names[seat])])
+    c.copy_links(old, new, names)
     c.link_new_game(new, names)

@@ -221,15 +221,9 @@ def shown(value: float | None) -> str:
 
 def game_links(c: Club, viewer: Viewer, game_ids: list[int]) -> dict[int, str]:
     """{game id: its page}: the edit page for the host, the read-only one for a share."""
-    out: dict[int, str] = {}
-    for start in range(0, len(game_ids), 500):
-        part = game_ids[start:start + 500]
-        marks = ",".join("?" * len(part))
-        for game_id, edit, view in c.db.execute(
-                f"select id, edit_token, view_token from games where id in ({marks})", part):
-            out[game_id] = (flask_url("game.page", token=edit) if viewer.host
-                            else flask_url("view.page", token=view))
-    return out
+    return {game_id: (flask_url("game.page", token=found.edit_token) if viewer.host
+                      else flask_url("view.page", token=found.view_token))
+            for game_id, found in c.game_links(game_ids).items()}
 
 
 def source_games(c: Club, viewer: Viewer, figure: Figure) -> list[dict[str, Any]]:
