@@ -25,7 +25,7 @@ ALLOWED = {
     # backup, restore and export-all work on whole files: SQLite's online backup, an
     # attached copy checked table by table (integrity_check, column types, JSON) and the
     # derived totals made again. That machinery is being rewritten around the store's
-    # declaration of kept and derived tables (issue 30, point 1-2); until it moves into
+    # declaration of kept and derived tables; until it moves into
     # the store it is the one exception.
     "scorer/cli/backup.py",
 }
