@@ -2,8 +2,9 @@
 the rating chart, CSV and PDF; for the host under /club, read-only under /s/<token>.
 
 Every page is made of the club's state (scorer.club, figures kept per game version) and
-kept once per state (Club.cached); the ETag is Club.etag, so a page that did not change
-is a 304 and a changed one never replays a game log.
+kept once per state (Club.cached) in the app's club memory (two Lru caches, emptied with
+the app's others); the ETag is Club.etag, so a page that did not change is a 304 and a
+changed one never replays a game log.
 """
 
 from __future__ import annotations
@@ -15,21 +16,38 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, abort, g, make_response, render_template, request, session
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    g,
+    make_response,
+    render_template,
+    request,
+    session,
+)
 from flask import url_for as flask_url
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorer.club import (
+    COLUMNS,
+    FIGURES,
+    KEEP_STATES,
+    KEEP_SUMMARIES,
+    SIZE_COLUMNS,
     Club,
     ClubError,
     Figure,
+    Memory,
+    Played,
     PlayerFigures,
     Reading,
     SeasonTable,
 )
-from scorer.club.league import Played
 from scorer.engine.texts import N_
 from scorer.marks import number
 from scorer.renders import RenderFailed, html_paper
@@ -37,35 +55,18 @@ from scorer.web import access, downloads
 from scorer.web.club_chart import rating_svg
 from scorer.web.db import get_store
 from scorer.web.i18n import lang
+from scorer.web.lru import Lru
 
 bp = Blueprint("club_pages", __name__)
 
-# A player's figures in the order the page shows them: (attribute, msgid). The words are
-# the command line's and docs/STATS.md's («Figure» column and its Russian).
-FIGURES: tuple[tuple[str, str], ...] = (
-    ("games", N_("games")), ("finished", N_("finished")), ("wins", N_("wins")),
-    ("win_pct", N_("win %")), ("avg_place", N_("average place")),
-    ("avg_total", N_("average final total")), ("best_total", N_("best final total")),
-    ("worst_total", N_("worst final total")),
-    ("longest_streak", N_("longest winning streak")),
-)
-DECLARER: tuple[tuple[str, str], ...] = (
-    ("contracts_taken", N_("contracts taken")), ("contracts_made", N_("contracts made")),
-    ("made_pct", N_("made %")), ("avg_contract", N_("average contract")),
-    ("largest_made", N_("largest contract made")),
-    ("avg_shortfall", N_("average shortfall when failed")), ("raspis", N_("concessions")),
-    ("dark_taken", N_("dark games taken")), ("dark_made", N_("dark games made")),
-    ("golden_taken", N_("golden deals taken")), ("golden_made", N_("golden deals made")),
-)
-EVENTS: tuple[tuple[str, str], ...] = (
-    ("bolts", N_("bolts")), ("bolt_penalties", N_("bolt penalties")),
-    ("barrel_entries", N_("barrel entries")), ("barrel_falls", N_("barrel falls")),
-    ("barrel_wins", N_("wins from the barrel")), ("samosvals", N_("samosvals")),
-)
+# A player's figures by section of the page, in order: (name, msgid), as the club
+# declares them (scorer/club/player_figures.py).
+LABELS = {d.name: d.label for d in FIGURES}
+RESULTS, DECLARER, EVENTS = (tuple((d.name, d.label) for d in FIGURES if d.section == part)
+                             for part in ("results", "declarer", "events"))
 FALL_WORDS = {"attempts": N_("out of attempts"), "push_off": N_("pushed off"),
               "simultaneous": N_("together")}
-SIZE_COLUMNS = ("games", "finished", "wins", "win_pct", "avg_place")
-TABLE_COLUMNS = ("games", "wins", "points", "avg_place")
+TABLE_COLUMNS = tuple(name for name, _label in COLUMNS)
 MARRIAGE_MARKS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}
 
 
@@ -89,15 +90,28 @@ def worded(pairs: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
     return [(key, str(_(msgid))) for key, msgid in pairs]
 
 
+def init_app(app: Flask) -> None:
+    """Give the app the club's memory: its states and its parsed summaries (two Lru
+    caches, so that clear_caches empties them with the rest)."""
+    app.extensions["scorer_club_states"] = Lru(KEEP_STATES)
+    app.extensions["scorer_club_summaries"] = Lru(KEEP_SUMMARIES)
+
+
+def memory() -> Memory:
+    """This app's club memory."""
+    return Memory(current_app.extensions["scorer_club_states"],
+                  current_app.extensions["scorer_club_summaries"])
+
+
 def club() -> Club:
-    """The club over this request's database."""
-    return Club(get_store().db)
+    """The club over this request's database, with the app's memory."""
+    return Club(get_store().db, memory())
 
 
 def reading() -> Reading:
     """The club for this (read-only) request: its state is found once per request."""
     if "club_reading" not in g:
-        g.club_reading = Reading(get_store().db)
+        g.club_reading = Reading(get_store().db, memory())
     found: Reading = g.club_reading
     return found
 
@@ -158,9 +172,9 @@ def season_name(c: Club, season_id: int | None) -> str:
 
 def player_figure(f: PlayerFigures, key: str) -> tuple[str, Figure] | None:
     """(label, figure) of a player's page by its key, or None."""
-    labels = dict(FIGURES + DECLARER + EVENTS)
+    labels = LABELS
     if key in labels:
-        return _(labels[key]), getattr(f, key)
+        return _(labels[key]), f[key]
     head, _sep, rest = key.partition("-")
     if head == "size":
         size, _sep, attr = rest.partition("-")
@@ -202,8 +216,7 @@ def marriage_word(key: str) -> str:
 def table_figure(table: SeasonTable, key: str) -> tuple[str, Figure] | None:
     """(label, figure) of one cell of the season table ("<player id>-<column>")."""
     player, _sep, column = key.partition("-")
-    words = {"games": N_("games"), "wins": N_("wins"), "points": N_("points"),
-             "avg_place": N_("average place")}
+    words = dict(COLUMNS)
     for row in table.rows:
         if str(row.player.id) == player and column in TABLE_COLUMNS:
             return f"{row.player.name}: {_(words[column])}", getattr(row, column)
@@ -241,11 +254,9 @@ def source_games(c: Club, viewer: Viewer, figure: Figure) -> list[dict[str, Any]
 def game_entry(p: Played | None, game_id: int, link: str | None,
                deals: list[int]) -> dict[str, Any]:
     """One game of a sources list: date, players and totals, its link and deal anchors."""
-    summary = p.summary if p else {}
     return {"id": game_id, "date": p.date if p else "", "link": link, "deals": deals,
-            "players": list(zip(summary.get("players", []), summary.get("score", []),
-                                strict=False)),
-            "finished": bool(p and p.finished)}
+            "players": list(zip(p.summary.players, p.summary.score, strict=False)) if p
+            else [], "finished": bool(p and p.finished)}
 
 
 # -- the host's pages ---------------------------------------------------------------------
@@ -369,7 +380,7 @@ def player_page(viewer: Viewer, player_id: int, season_id: int | None) -> Respon
     return kept(c, viewer, lambda: render_template(
         "club/player.html", f=figures, viewer=viewer, season_id=season_id,
         season_name=season_name(c, season_id), seasons=c.seasons() if viewer.host else [],
-        figures=worded(FIGURES), declarer=worded(DECLARER), events=worded(EVENTS),
+        figures=worded(RESULTS), declarer=worded(DECLARER), events=worded(EVENTS),
         fall_words=dict(worded(tuple(FALL_WORDS.items()))),
         size_columns=SIZE_COLUMNS, shown=shown, size_word=size_word,
         marriage_word=marriage_word, links=game_links(
@@ -490,7 +501,7 @@ def paper(viewer: Viewer, kind: str, player_id: int | None,
             figures = c.player(int(player_id or 0), season_id)
             html = render_template("club/paper_player.html", f=figures, shown=shown,
                                    season_name=season_name(c, season_id),
-                                   figures=worded(FIGURES), declarer=worded(DECLARER),
+                                   figures=worded(RESULTS), declarer=worded(DECLARER),
                                    events=worded(EVENTS))
             name = figures.player.name
         else:

@@ -40,8 +40,9 @@ def test_a_season_holds_the_games_of_its_dates_and_sorts_by_points(st):
     assert set(club.season_table().games) == {*inside, outside}
     with pytest.raises(ClubError):
         club.add_season("Зима", "2026-12-31", "2026-12-01")
-    club.edit_season(autumn.id, "Осень", "2026-09-01", "2026-10-31", {3: [5, 2, 0]})
-    assert club.season_table(autumn.id).rows[0].points.value in (10, 12, 15)
+    longer = club.add_season("Осень", "2026-09-01", "2026-10-31", {3: [5, 2, 0]})
+    assert club.season_table(longer.id).rows[0].points.value in (10, 12, 15)
+    assert set(club.season_table(longer.id).games) == {*inside, outside}
 
 
 def test_records_board_names_the_holder_and_the_game(st):

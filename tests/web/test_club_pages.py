@@ -11,9 +11,12 @@ import re
 import pytest
 from club_web import as_host, csrf, store_club
 
+from scorer import create_app
 from scorer.club import Club
 from scorer.club import service as club_service
+from scorer.club_store import ClubStore
 from scorer.web.db import get_store
+from scorer.web.lru import clear_caches
 
 
 @pytest.fixture
@@ -66,14 +69,14 @@ def test_the_player_page_shows_every_figure_linked_to_its_games(app, client, hos
                 "samosvals"):
         row = re.search(rf'<tr id="fig-{key}">(.*?)</tr>', html, re.S)
         assert row, key
-        figure = getattr(figures, key)
+        figure = figures[key]
         if figure.sources:
             assert f'/club/sources/p{anya}.{key}"' in row.group(1), key
     assert 'id="by-size"' in html and 'id="head-to-head"' in html
     assert f'/club/players/{anya}/rating.svg' in html
     # The bolts' sources page lists each game with its deals, linked to the game page.
     page = text(client.get(f"/club/sources/p{anya}.bolts"))
-    for game_id, deal in figures.bolts.sources:
+    for game_id, deal in figures["bolts"].sources:
         with app.app_context():
             token = get_store().game(game_id).edit_token
         assert f"/g/{token}?rows=all#row-{deal}" in page
@@ -289,7 +292,7 @@ def test_a_kept_club_page_equals_a_fresh_render(app, client, host):
             client.get(f"/lang/{lang}")
             for path in paths:
                 if fresh:
-                    club_service._STATES.clear()
+                    clear_caches(app)
                 answer = client.get(path)
                 assert answer.status_code == 200, path
                 pages.append(answer.get_data())
@@ -305,6 +308,30 @@ def test_a_kept_club_page_equals_a_fresh_render(app, client, host):
         kept = served()  # made now or from memory
         assert first_difference(served(), kept) is None
         assert first_difference(served(fresh=True), kept) is None
+
+
+def test_the_clubs_memory_is_the_apps_and_emptied_with_its_caches(app, client, host,
+                                                                   monkeypatch):
+    """The club's states and parsed summaries live in the app (another app on the same
+    file keeps its own) and clear_caches empties them: the next page reads every summary
+    from the file again, and replays none."""
+    assert client.get("/club/table").status_code == 200
+    states, summaries = (app.extensions[f"scorer_club_{k}"] for k in ("states", "summaries"))
+    assert len(states.items) == 1 and len(summaries.items) == 6  # the counted games
+    read = []
+    real = ClubStore.summaries
+    monkeypatch.setattr(ClubStore, "summaries", lambda self, ids: read.append(len(ids))
+                        or real(self, ids))
+    monkeypatch.setattr(club_service, "summary_from", lambda *a: pytest.fail("replayed"))
+    assert client.get("/club/table").status_code == 200
+    assert read == []  # from the app's memory
+    clear_caches(app)
+    assert len(states.items) == len(summaries.items) == 0
+    assert client.get("/club/table").status_code == 200
+    assert read == [6] and len(summaries.items) == 6
+    other = create_app({"TESTING": True, "INSTANCE_PATH": app.instance_path,
+                        "SECRET_KEY": "other", "HOST_KEY": "k" * 24})
+    assert len(other.extensions["scorer_club_states"].items) == 0
 
 
 def first_difference(pages: list[bytes], others: list[bytes]) -> tuple[int, str] | None:
