@@ -376,7 +376,10 @@ class ClubStore:
             for game_id, version, data in self.db.execute(
                     f"select game_id, version, data from club_summaries where game_id in"
                     f" ({marks})", part):
-                out[game_id] = StoredSummary(game_id, version, json.loads(data))
+                try:
+                    out[game_id] = StoredSummary(game_id, version, json.loads(data))
+                except (TypeError, ValueError):
+                    continue  # unreadable: as if missing, made again (derived data)
         return out
 
     def put_summaries(self, items: Sequence[StoredSummary]) -> None:

@@ -3,9 +3,12 @@ and the figures never replay the other games."""
 
 from __future__ import annotations
 
+import json
+
 from club_games import add, finished_logs, seated
 
-from scorer.club import Club, service
+from scorer.club import Club, Summary, service
+from scorer.club.figures import SHAPE
 from scorer.club_store import ClubStore
 
 
@@ -97,3 +100,27 @@ def test_a_read_request_asks_for_the_clubs_state_once(st, monkeypatch):
         pass
     reading.etag()
     assert len(asked) == 1
+
+
+def test_a_stored_summary_of_another_shape_is_made_again(st):
+    """A kept summary of an older shape, one that does not read, or a row that is not JSON
+    at all: the next read makes each again from its log (never an error), stores it in
+    the current shape, and the figures are those of fresh summaries."""
+    log = finished_logs()[2]
+    ids = [add(st, seated(log, ["Аня", "Борис", "Вика"], date=f"2026-10-0{i + 1}"))
+           for i in range(4)]
+    fresh = Club(st.db).season_table()
+    old = {"players": ["Аня", "Борис", "Вика"], "finished": True, "winner": 0,
+           "score": [1000, 0, 0], "places": [1, 2, 3], "seats": [], "deals": 1,
+           "date": "2026-10-01", "ended": ""}
+    kept = [json.dumps(old), json.dumps({**old, "shape": SHAPE, "seats": [{"bolts": "x"}]}),
+            "not json", json.dumps([1, 2])]
+    with st.atomic():
+        for game_id, data in zip(ids, kept, strict=True):
+            st.db.execute("update club_summaries set data = ? where game_id = ?",
+                          [data, game_id])
+    again = Club(st.db).season_table()
+    assert [(r.player.id, r.points.value, r.wins.value) for r in again.rows] == \
+        [(r.player.id, r.points.value, r.wins.value) for r in fresh.rows]
+    for (data,) in st.db.execute("select data from club_summaries"):
+        assert Summary.read(json.loads(data)) is not None
