@@ -328,14 +328,6 @@ class ClubStore:
             "insert into seasons (name, start, end, points, created) values (?, ?, ?, ?, ?)",
             [name, start, end, json.dumps(points), stamp]))
 
-    def edit_season(self, season_id: int, name: str, start: str, end: str,
-                    points: dict[int, list[float]]) -> bool:
-        """Change a stored season; False if there is none with this id."""
-        done = self.db.execute("update seasons set name = ?, start = ?, end = ?, points = ?"
-                               " where id = ?", [name, start, end, json.dumps(points),
-                                                 season_id]).rowcount
-        return bool(done)
-
     def delete_season(self, season_id: int) -> None:
         """Remove a season and its share link."""
         self.db.execute("delete from club_shares where kind = 'season' and ref = ?",

@@ -4,7 +4,7 @@ The web and the command line use only what is exported here (docs/STATS.md defin
 figures; scorer/club/player_figures.py declares each of a player's figures once).
 """
 
-from scorer.club.figures import Contract, SeatCounts, Summary, places, summarize
+from scorer.club.figures import Summary, places, summarize
 from scorer.club.league import (
     ALL_TIME,
     COLUMNS,
@@ -32,8 +32,8 @@ from scorer.club_store import ClubChange
 __all__ = [
     "ALL_TIME", "COLUMNS", "DEFAULT_POINTS", "FIGURES", "KEEP_STATES", "KEEP_SUMMARIES",
     "MIN_GAMES", "SCALE", "SIZE_COLUMNS", "Club", "ClubChange", "ClubError", "ClubRecord",
-    "Contract", "Definition", "Figure", "GameLine", "HeadToHead", "Memory", "Played",
+    "Definition", "Figure", "GameLine", "HeadToHead", "Memory", "Played",
     "Player", "PlayerFigures", "Rating", "RatingStep", "Reading", "RecordsBoard", "Season",
-    "SeasonRow", "SeasonTable", "SeatCounts", "SizeFigures", "Source", "Summary", "places",
+    "SeasonRow", "SeasonTable", "SizeFigures", "Source", "Summary", "places",
     "summarize",
 ]
