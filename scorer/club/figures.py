@@ -24,7 +24,7 @@ SHAPE = 1
 Deals = tuple[int, ...]  # deal numbers (the protocol's n)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Contract:
     """One play row a seat declared."""
 
@@ -38,7 +38,7 @@ class Contract:
     shortfall: int | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeatCounts:
     """One seat's counters over a game: the deals each event happened in."""
 
@@ -53,7 +53,7 @@ class SeatCounts:
     marriages: Mapping[str, Deals] = field(default_factory=dict)  # by suit
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Summary:
     """One game version's summary: its result and each seat's counters; a log that does
     not replay is ``broken`` (kept so that it is not replayed again, counted nowhere)."""

@@ -3,17 +3,19 @@ and how it is counted. The player page, its paper card, ``stats`` (text and ``--
 and docs/STATS.md's table read them from FIGURES (tests/club/test_figure_list.py checks
 the table): a new figure is one entry here and its count.
 
-Pure: a count reads the season's counted games the player sat in (``Played``, in the
-order they ended) and returns a ``Figure`` with its sources.
+Pure: a count reads the season's counted games the player sat in (``Seats``: the
+``Played`` games in the order they ended, and what several counts read, made once) and
+returns a ``Figure`` with its sources.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
-from scorer.club.figures import FALL_CAUSES, Contract, SeatCounts
+from scorer.club.figures import FALL_CAUSES, Contract, SeatCounts, Summary
 from scorer.club.league import (
     SIZES,
     Figure,
@@ -39,7 +41,37 @@ from scorer.club.league import (
 from scorer.club.ratings import Rating
 from scorer.engine.texts import N_
 
-Count = Callable[[Sequence[Played], int], Figure]
+
+class Seats:
+    """The player's counted games over a season (in the order they ended) and what
+    several counts read, each made once per page."""
+
+    def __init__(self, games: Sequence[Played], player: int):
+        self.games, self.player = games, player
+        self.done = [p for p in games if p.finished]
+        # (game id, the player's seat, its counters) of each finished game
+        self.finished = [(p.game_id, at, p.summary.seats[at]) for p in self.done
+                         for at in (p.players.index(player),)]
+        self.won = [p for p, (_g, at, _c) in zip(self.done, self.finished, strict=True)
+                    if p.summary.winner == at]
+
+    @cached_property
+    def contracts(self) -> list[tuple[Contract, Source]]:
+        """Every contract the player declared in a finished game, with its deal."""
+        return [(c, (g, c.n)) for g, _at, counts in self.finished for c in counts.contracts]
+
+    def declared(self, which: Callable[[Contract], bool]) -> list[tuple[Contract, Source]]:
+        """The declared contracts that ``which`` keeps."""
+        return [(c, s) for c, s in self.contracts if which(c)]
+
+    def per_game(self, read: Callable[[Summary], tuple[int, ...]]
+                 ) -> list[tuple[float, Source]]:
+        """(value, game) of each finished game: the player's place or final total."""
+        return [(float(read(p.summary)[at]), (g, None))
+                for p, (g, at, _c) in zip(self.done, self.finished, strict=True)]
+
+
+Count = Callable[[Seats], Figure]
 
 
 @dataclass(frozen=True)
@@ -51,24 +83,9 @@ class Definition:
     section: str  # where the page lists it: "results", "declarer" or "events"
     definition: str  # docs/STATS.md's words
     sources: str  # what its sources are: "games", "deals" or "deal"
-    count: Count  # (the player's games, the player's id) -> the figure
+    count: Count  # the player's games -> the figure
     listed: bool = False  # among the counts of `stats --json`'s "players"
     whole: bool = True  # a number of games or deals (else a mean or a percentage)
-
-
-def seat(p: Played, player: int) -> SeatCounts:
-    """The player's counters in one game."""
-    return p.summary.seats[p.players.index(player)]
-
-
-def done(games: Sequence[Played]) -> list[Played]:
-    """The finished ones."""
-    return [p for p in games if p.finished]
-
-
-def won(games: Sequence[Played], player: int) -> list[Played]:
-    """The finished games the player won."""
-    return [p for p in done(games) if p.summary.winner == p.players.index(player)]
 
 
 def whole_games(games: Iterable[Played]) -> list[Source]:
@@ -76,65 +93,39 @@ def whole_games(games: Iterable[Played]) -> list[Source]:
     return [(p.game_id, None) for p in games]
 
 
-def per_game(games: Sequence[Played], player: int, read: Callable[[Played, int], int]
-             ) -> list[tuple[float, Source]]:
-    """(value, game) of each finished game: the player's place or final total."""
-    return [(float(read(p, p.players.index(player))), (p.game_id, None)) for p in done(games)]
-
-
-def place(p: Played, at: int) -> int:
-    """The seat's place."""
-    return p.summary.places[at]
-
-
-def total(p: Played, at: int) -> int:
-    """The seat's final total."""
-    return p.summary.score[at]
-
-
-def contracts(games: Sequence[Played], player: int,
-              which: Callable[[Contract], bool] = lambda c: True
-              ) -> list[tuple[Contract, Source]]:
-    """The player's declared contracts in finished games that ``which`` keeps."""
-    return [(c, (p.game_id, c.n)) for p in done(games) for c in seat(p, player).contracts
-            if which(c)]
-
-
 def declared(which: Callable[[Contract], bool]) -> Count:
     """A count of the player's declared contracts that ``which`` keeps."""
-    return lambda games, player: count(s for _c, s in contracts(games, player, which))
+    return lambda seats: count(s for _c, s in seats.declared(which))
 
 
 def deals(read: Callable[[SeatCounts], Iterable[int]]) -> Count:
     """A count of the deals one of the seat's lists holds (bolts, raspis, ...)."""
-    return lambda games, player: count(
-        (p.game_id, n) for p in done(games) for n in read(seat(p, player)))
+    return lambda seats: count((g, n) for g, _at, counts in seats.finished
+                               for n in read(counts))
 
 
-def win_pct(games: Sequence[Played], player: int) -> Figure:
+def win_pct(seats: Seats) -> Figure:
     """Wins / finished × 100."""
-    finished = done(games)
-    return Figure(ratio(len(won(games, player)), len(finished), True), tuple(
-        whole_games(finished)))
+    return Figure(ratio(len(seats.won), len(seats.done), True),
+                  tuple(whole_games(seats.done)))
 
 
-def made_pct(games: Sequence[Played], player: int) -> Figure:
+def made_pct(seats: Seats) -> Figure:
     """Made / taken × 100, its sources the made ones."""
-    made = contracts(games, player, lambda c: c.made)
-    return Figure(ratio(len(made), len(contracts(games, player)), True),
-                  tuple(s for _c, s in made))
+    made = seats.declared(lambda c: c.made)
+    return Figure(ratio(len(made), len(seats.contracts), True), tuple(s for _c, s in made))
 
 
-def falls(games: Sequence[Played], player: int) -> Figure:
+def falls(seats: Seats) -> Figure:
     """Every fall from the barrel, whatever the cause, in deal order."""
-    return count(sorted((p.game_id, n) for p in done(games)
-                        for d in seat(p, player).falls.values() for n in d))
+    return count(sorted((g, n) for g, _at, counts in seats.finished
+                        for d in counts.falls.values() for n in d))
 
 
-def barrel_wins(games: Sequence[Played], player: int) -> Figure:
+def barrel_wins(seats: Seats) -> Figure:
     """Finished games won in a deal begun on the barrel."""
-    return count((p.game_id, s.barrel_win) for p in done(games)
-                 if (s := seat(p, player)).barrel_win is not None)
+    return count((g, counts.barrel_win) for g, _at, counts in seats.finished
+                 if counts.barrel_win is not None)
 
 
 def shortfall(c: Contract) -> float:
@@ -145,28 +136,28 @@ def shortfall(c: Contract) -> float:
 FIGURES: tuple[Definition, ...] = (
     Definition("games", N_("games"), "results", "counted games the player sat in, finished "
                "or not (by size)", "games",
-               lambda g, _p: count(whole_games(g)), listed=True),
+               lambda s: count(whole_games(s.games)), listed=True),
     Definition("finished", N_("finished"), "results", "of those, the ones with a winner "
-               "(by size)", "games", lambda g, _p: count(whole_games(done(g))), listed=True),
+               "(by size)", "games", lambda s: count(whole_games(s.done)), listed=True),
     Definition("wins", N_("wins"), "results", "finished games the player won (by size)",
-               "games", lambda g, p: count(whole_games(won(g, p))), listed=True),
+               "games", lambda s: count(whole_games(s.won)), listed=True),
     Definition("win_pct", N_("win %"), "results", "wins / finished × 100, one decimal "
                "(by size)", "games", win_pct, listed=True, whole=False),
     Definition("avg_place", N_("average place"), "results", "mean of the player's place "
                "(below) over finished games (by size)", "games",
-               lambda g, p: mean(per_game(g, p, place)), listed=True, whole=False),
+               lambda s: mean(s.per_game(lambda m: m.places)), listed=True, whole=False),
     Definition("avg_total", N_("average final total"), "results", "mean of the player's "
                "final score in finished games", "games",
-               lambda g, p: mean(per_game(g, p, total)), whole=False),
+               lambda s: mean(s.per_game(lambda m: m.score)), whole=False),
     Definition("best_total", N_("best final total"), "results", "the player's highest final "
                "score in a finished game", "games",
-               lambda g, p: extreme(per_game(g, p, total))),
+               lambda s: extreme(s.per_game(lambda m: m.score))),
     Definition("worst_total", N_("worst final total"), "results", "the player's lowest final "
                "score in a finished game", "games",
-               lambda g, p: extreme(per_game(g, p, total), high=False)),
+               lambda s: extreme(s.per_game(lambda m: m.score), high=False)),
     Definition("longest_streak", N_("longest winning streak"), "results", "most finished "
                "games won in a row, in the order they ended (of two equal runs, the first)",
-               "games", lambda g, p: streak(done(g), p)),
+               "games", lambda s: streak(s.done, s.player)),
     Definition("contracts_taken", N_("contracts taken"), "declarer", "`play` rows the "
                "player declared (golden and dark included)", "deals",
                declared(lambda c: True), listed=True),
@@ -175,16 +166,16 @@ FIGURES: tuple[Definition, ...] = (
     Definition("made_pct", N_("made %"), "declarer", "made / taken × 100", "deals",
                made_pct, whole=False),
     Definition("avg_contract", N_("average contract"), "declarer", "mean contract of those "
-               "rows", "deals", lambda g, p: mean(
-                   [(c.contract, s) for c, s in contracts(g, p)]), whole=False),
+               "rows", "deals", lambda s: mean(
+                   [(c.contract, src) for c, src in s.contracts]), whole=False),
     Definition("largest_made", N_("largest contract made"), "declarer", "the highest "
-               "contract among the made", "deal", lambda g, p: extreme(
-                   [(c.contract, s) for c, s in contracts(g, p, lambda c: c.made)])),
+               "contract among the made", "deal", lambda s: extreme(
+                   [(c.contract, src) for c, src in s.declared(lambda c: c.made)])),
     Definition("avg_shortfall", N_("average shortfall when failed"), "declarer", "over "
                "failed ones: contract − (card points the declarer took + the declarer's own "
                "marriages), as written in the record, at least 0", "deals",
-               lambda g, p: mean([(shortfall(c), s) for c, s in contracts(
-                   g, p, lambda c: not c.made and c.shortfall is not None)]), whole=False),
+               lambda s: mean([(shortfall(c), src) for c, src in s.declared(
+                   lambda c: not c.made and c.shortfall is not None)]), whole=False),
     Definition("raspis", N_("concessions"), "declarer", "`raspis` rows the player declared",
                "deals", deals(lambda s: s.raspis), listed=True),
     Definition("dark_taken", N_("dark games taken"), "declarer", "declared `play` rows with "
@@ -253,24 +244,25 @@ class PlayerFigures:
 def size_figures(games: Sequence[Played], player: int, size: int) -> SizeFigures:
     """Games, wins, win % and average place at tables of ``size`` players (0: all)."""
     mine = [p for p in games if size in (0, len(p.players))]
-    return SizeFigures(size, *(BY_NAME[n].count(mine, player) for n in SIZE_COLUMNS))
+    seats = Seats(mine, player)
+    return SizeFigures(size, *(BY_NAME[n].count(seats) for n in SIZE_COLUMNS))
 
 
-def by_cause(games: Sequence[Played], player: int) -> dict[str, Figure]:
+def by_cause(seats: Seats) -> dict[str, Figure]:
     """The falls from the barrel by cause (every cause, then any other the log names)."""
     found: dict[str, list[Source]] = {c: [] for c in FALL_CAUSES}
-    for p in done(games):
-        for cause, deals_ in seat(p, player).falls.items():
-            found.setdefault(cause, []).extend((p.game_id, n) for n in deals_)
+    for game_id, _at, counts in seats.finished:
+        for cause, deals_ in counts.falls.items():
+            found.setdefault(cause, []).extend((game_id, n) for n in deals_)
     return {cause: count(sources) for cause, sources in found.items()}
 
 
-def marriages(games: Sequence[Played], player: int) -> dict[str, Figure]:
+def marriages(seats: Seats) -> dict[str, Figure]:
     """The marriages the player announced, by suit."""
     found: dict[str, list[Source]] = {}
-    for p in done(games):
-        for suit, deals_ in seat(p, player).marriages.items():
-            found.setdefault(suit, []).extend((p.game_id, n) for n in deals_)
+    for game_id, _at, counts in seats.finished:
+        for suit, deals_ in counts.marriages.items():
+            found.setdefault(suit, []).extend((game_id, n) for n in deals_)
     return {suit: count(sources) for suit, sources in found.items()}
 
 
@@ -286,22 +278,23 @@ def player_figures(played: Sequence[Played], player: Player, season: Season,
                    ratings: dict[int, Rating], roster: dict[int, Player]) -> PlayerFigures:
     """Every figure of one player over a season's counted games."""
     games = player_games(played, player.id, season)
+    seats = Seats(games, player.id)
     rating = ratings.get(player.id)
     steps = rating.steps if rating else ()
     dates = {p.game_id: p.date for p in games}
-    h2h = head_to_head(done(games), player.id, roster)
+    h2h = head_to_head(seats.done, player.id, roster)
     nemesis = nemesis_of(h2h)
     changes = {s.game_id: s.change for s in steps}
     return PlayerFigures(
         player=player, season=season,
-        figures={d.name: d.count(games, player.id) for d in FIGURES},
+        figures={d.name: d.count(seats) for d in FIGURES},
         by_size=tuple(size_figures(games, player.id, n) for n in SIZES),
-        falls_by_cause=by_cause(games, player.id), marriages=marriages(games, player.id),
+        falls_by_cause=by_cause(seats), marriages=marriages(seats),
         head_to_head=h2h, rival=rival_of(h2h, nemesis), nemesis=nemesis,
         rating=shown_rating(rating), rated_games=rating.games if rating else 0,
         rating_steps=tuple(RatingStep(s.game_id, dates.get(s.game_id, ""), s.before, s.after,
                                       s.change, s.games) for s in steps),
-        results=tuple(game_line(p, player.id, changes) for p in reversed(done(games))),
+        results=tuple(game_line(p, player.id, changes) for p in reversed(seats.done)),
         unfinished=tuple(game_line(p, player.id, changes)
                          for p in reversed(games) if not p.finished),
     )

@@ -249,17 +249,9 @@ def test_the_player_page_uses_the_words_of_stats_md(app, client, host):
     from pathlib import Path
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "STATS.md").read_text("utf-8")
-    table = doc.split("| Figure | Russian |")[1].split("\n\n")[0]
-    words = []
-    for line in table.splitlines()[2:]:
-        russian = line.split("|")[2].strip()
-        if " / " in russian:  # «средний / лучший / худший итог»: one word per figure
-            *heads, last = russian.split(" / ")
-            tail = last.split(" ", 1)
-            words += [f"{h} {tail[1]}" if len(tail) > 1 and " " not in h else h
-                      for h in heads] + [last]
-        else:
-            words.append(russian)
+    table = doc.split("| Name | Figure | Russian |")[1].split("\n\n")[0]
+    words = [line.split("|")[3].strip() for line in table.splitlines()[2:]]
+    assert len(words) == 26
     html = text(client.get(f"/club/players/{player_id(app, 'Аня')}")).lower()
     missing = [w for w in words + ["выше", "ниже", "вровень", "соперник", "личные встречи"]
                if w.lower() not in html]
