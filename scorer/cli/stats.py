@@ -28,6 +28,7 @@ from scorer.club import (
     Season,
     SeasonTable,
 )
+from scorer.club import RECORDS as BOARD
 from scorer.engine.texts import LANGUAGES, N_, tr
 from scorer.instance import database
 
@@ -151,8 +152,7 @@ def record_json(record: ClubRecord | None) -> dict[str, Any] | None:
 
 def records_json(board: RecordsBoard) -> dict[str, Any]:
     """The records board as data."""
-    return {name: record_json(getattr(board, name)) for name in
-            ("highest_total", "largest_contract", "most_bolts", "most_falls", "longest_game")}
+    return {name: record_json(getattr(board, name)) for name, _label in BOARD}
 
 
 def figure_json(figure: Figure) -> dict[str, Any]:
@@ -218,11 +218,7 @@ def print_text(club: Club, season: Season, player: int | None, lang: str) -> Non
               + ", ".join(str(g) for g in table.unfinished))
     print(f"{tr(lang, RECORDS)}:")
     board = club.records(season.id)
-    for key, label in (("highest_total", N_("highest final total")),
-                       ("largest_contract", N_("largest contract made")),
-                       ("most_bolts", N_("most bolts in a game")),
-                       ("most_falls", N_("most barrel falls in a game")),
-                       ("longest_game", N_("longest game (deals)"))):
+    for key, label in BOARD:
         record = getattr(board, key)
         if record is None:
             print(f"  {tr(lang, label)}: —")

@@ -9,6 +9,7 @@ from scorer.club.league import (
     ALL_TIME,
     COLUMNS,
     DEFAULT_POINTS,
+    RECORDS,
     ClubRecord,
     Figure,
     GameLine,
@@ -31,9 +32,8 @@ from scorer.club_store import ClubChange
 
 __all__ = [
     "ALL_TIME", "COLUMNS", "DEFAULT_POINTS", "FIGURES", "KEEP_STATES", "KEEP_SUMMARIES",
-    "MIN_GAMES", "SCALE", "SIZE_COLUMNS", "Club", "ClubChange", "ClubError", "ClubRecord",
-    "Definition", "Figure", "GameLine", "HeadToHead", "Memory", "Played",
+    "MIN_GAMES", "RECORDS", "SCALE", "SIZE_COLUMNS", "Club", "ClubChange", "ClubError",
+    "ClubRecord", "Definition", "Figure", "GameLine", "HeadToHead", "Memory", "Played",
     "Player", "PlayerFigures", "Rating", "RatingStep", "Reading", "RecordsBoard", "Season",
-    "SeasonRow", "SeasonTable", "SizeFigures", "Source", "Summary", "places",
-    "summarize",
+    "SeasonRow", "SeasonTable", "SizeFigures", "Source", "Summary", "places", "summarize",
 ]

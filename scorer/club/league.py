@@ -177,6 +177,16 @@ class ClubRecord:
     deal: int | None
 
 
+# The records board's lines: (name, msgid). The table page, its paper, ``stats`` (text
+# and ``--json``) and docs/STATS.md («Records board») read them here.
+RECORDS: tuple[tuple[str, str], ...] = (
+    ("highest_total", N_("highest final total")),
+    ("largest_contract", N_("largest contract made")),
+    ("most_bolts", N_("most bolts in a game")),
+    ("most_falls", N_("most barrel falls in a game")),
+    ("longest_game", N_("longest game (deals)")))
+
+
 @dataclass(frozen=True)
 class RecordsBoard:
     """The club's records over a season (None where no finished game has one)."""

@@ -38,6 +38,7 @@ from scorer.club import (
     FIGURES,
     KEEP_STATES,
     KEEP_SUMMARIES,
+    RECORDS,
     SIZE_COLUMNS,
     Club,
     ClubError,
@@ -406,13 +407,6 @@ def table_page(viewer: Viewer, season_id: int | None) -> ResponseReturnValue:
         unfinished=source_games(c, viewer, Figure(None, tuple(
             (g, None) for g in table_.unfinished))),
         src=lambda key: source_url(viewer, f"t{key}", season_id)))
-
-
-RECORDS = (("highest_total", N_("highest final total")),
-           ("largest_contract", N_("largest contract made")),
-           ("most_bolts", N_("most bolts in a game")),
-           ("most_falls", N_("most barrel falls in a game")),
-           ("longest_game", N_("longest game (deals)")))
 
 
 def source_url(viewer: Viewer, what: str, season_id: int | None) -> str:

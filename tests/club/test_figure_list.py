@@ -9,7 +9,7 @@ from pathlib import Path
 from club_games import add, finished_logs, new_store, seated
 
 from scorer.cli import main
-from scorer.club import COLUMNS, FIGURES, Club
+from scorer.club import COLUMNS, FIGURES, RECORDS, Club
 from scorer.engine.texts import tr
 from scorer.paths import DATABASE_NAME
 
@@ -30,6 +30,18 @@ def test_stats_md_lists_every_declared_figure_in_order():
     expected = [f"| `{d.name}` | {d.label} | {tr('ru', d.label)} | {d.definition} | "
                 f"{d.sources} |" for d in FIGURES]
     assert documented_rows() == expected
+
+
+def test_stats_md_names_the_records_and_the_table_columns_in_the_catalogs_words():
+    """Each line of the records board and each column of the season table is described
+    in STATS.md in the words the pages show (the label and its Russian)."""
+    text = " ".join(STATS.read_text(encoding="utf-8").split())
+    board = text[text.index("**Records board"):].split("- **", 1)[0]
+    row = text[text.index("**Table row:**"):].split("- **", 1)[0]
+    for _name, label in RECORDS:
+        assert label.split(" (")[0] in board and tr("ru", label) in board, label
+    for _name, label in COLUMNS:
+        assert label in row, label
 
 
 def test_every_figure_is_declared_well():
