@@ -178,6 +178,52 @@ def m010_agreement_revisions(db: Database) -> None:
                " (game_id, rev)")
 
 
+# What every table of the migrated schema is to a backup: KEPT rows are the club's data
+# (``backup`` copies them, ``restore`` checks and copies them row by row, ``export-all``
+# writes them); DERIVED ones are made again from the kept rows (``restore`` and ``migrate``
+# fill them, so a tampered cache cannot come back with a restore). A migration that adds
+# a table adds it here too: tests/reliability/test_schema_declaration.py fails until then.
+KEPT, DERIVED = "kept", "derived"
+
+
+@dataclass(frozen=True)
+class TableRole:
+    """One table of the schema: kept or derived, and whether the game logs carry it."""
+
+    name: str
+    role: str  # KEPT or DERIVED
+    logged: bool = False  # its rows are what the GAME-FORMAT logs of export-all hold
+
+
+SCHEMA = (
+    TableRole("games", KEPT, logged=True),  # the log's head, links, shelf
+    TableRole("deals", KEPT, logged=True),  # deal slots
+    TableRole("revisions", KEPT, logged=True),  # every state of every deal
+    TableRole("submissions", KEPT),  # one-time ids of stored forms
+    TableRole("players", KEPT),
+    TableRole("seat_links", KEPT),
+    TableRole("club_games", KEPT),
+    TableRole("club_changes", KEPT),
+    TableRole("seasons", KEPT),
+    TableRole("club_shares", KEPT),
+    TableRole("agreement_revisions", KEPT),  # rule changes from the start, and their undo
+    TableRole("totals", DERIVED),  # end totals per game version: replayed
+    TableRole("club_summaries", DERIVED),  # per-seat figures per game version: replayed
+    TableRole("meta", DERIVED),  # the file's generation and the club's change counter
+    TableRole("_sqlite_migrations", DERIVED),  # written by migrate
+)
+
+
+def kept_tables() -> tuple[str, ...]:
+    """The kept tables, in the order a restore copies them (a game before its deals)."""
+    return tuple(t.name for t in SCHEMA if t.role == KEPT)
+
+
+def derived_tables() -> tuple[str, ...]:
+    """The tables a restore makes again instead of copying."""
+    return tuple(t.name for t in SCHEMA if t.role == DERIVED)
+
+
 def link_host_games(db: Database) -> int:
     """Link every seat of the host's games (guest = 0, not deleted) that has no link yet,
     by name: to the player an earlier seat with that name is linked to, or to the player
@@ -267,7 +313,16 @@ def inspect(path: str | Path) -> sqlite3.Connection:
 def migrate(db: Database) -> None:
     """Apply any pending schema migrations, then start a new database generation."""
     migrations.apply(db)
+    # The number of migrations, where any SQLite tool shows it: a file a newer version
+    # made says so even to a start-up check that reads nothing else (never lowered here).
+    if int(db.execute("PRAGMA user_version").fetchone()[0]) < schema_version():
+        db.execute(f"PRAGMA user_version = {schema_version()}")
     new_generation(db)
+
+
+def schema_version() -> int:
+    """The schema this version of the app makes: how many migrations it knows."""
+    return len(migrations._migrations)
 
 
 def new_generation(db: Database) -> str:
