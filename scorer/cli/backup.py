@@ -340,7 +340,8 @@ def prepared_copy(source: Path, part: Path) -> int:
             # host's games of a backup from before the club are linked by name first).
             try:
                 Club(db).state()
-            except (ValueError, TypeError, KeyError, IndexError) as exc:  # never a traceback
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError,
+                    RecursionError) as exc:  # a check missed something: still one line
                 raise InputError(f"{source}: club", N_("the club's data does not read "
                                                        "({error})"), error=exc) from None
             check_integrity(db, source)
