@@ -234,9 +234,16 @@ def _short(value: Any) -> Any:
 
 @dataclass
 class Context:
-    """What rows of one table need from others: the players at each game's seats."""
+    """What rows of one table need from others (the players at each game's seats), and
+    whether texts and name keys are checked too (``strict``).
+
+    A restore is strict. The start of ``serve`` is not: a text an older version let
+    through, or a key the confusables table of an older release made, must not keep a
+    club's server from starting (no backup of it would restore either); only what breaks
+    pages there (kinds, JSON shapes, seats, merge loops, points) is refused at start."""
 
     seats: dict[int, list[str]] = field(default_factory=dict)
+    strict: bool = True
 
 
 def _games(row: dict[str, Any], _ctx: Context) -> None:
@@ -271,10 +278,11 @@ def _submissions(row: dict[str, Any], _ctx: Context) -> None:
     _time("created", row["created"])
 
 
-def _players(row: dict[str, Any], _ctx: Context) -> None:
+def _players(row: dict[str, Any], ctx: Context) -> None:
     """A name the forms take, its comparison key, a time (merges: see _merge_chains)."""
-    _name("name", row["name"])
-    if row["key"] != name_key(row["name"]):
+    if ctx.strict:
+        _name("name", row["name"])
+    if ctx.strict and row["key"] != name_key(row["name"]):
         raise _Bad("key", N_("is not the comparison key of {name!r}"), name=row["name"])
     _time("created", row["created"])
     _int("merged_into", row["merged_into"], 1, null=True)
@@ -288,7 +296,7 @@ def _seat_links(row: dict[str, Any], ctx: Context) -> None:
     seat = row["seat"]
     if not _is_int(seat) or not 0 <= seat < len(names):
         raise _rule("seat", RuleError(None, "seat", "seat", max=len(names) - 1, got=seat))
-    if row["key"] != name_key(names[seat]):
+    if ctx.strict and row["key"] != name_key(names[seat]):
         raise _Bad("key", N_("is not the comparison key of {name!r}"), name=names[seat])
 
 
@@ -297,7 +305,7 @@ def _club_games(row: dict[str, Any], _ctx: Context) -> None:
     _flag("counted", row["counted"])
 
 
-def _club_changes(row: dict[str, Any], _ctx: Context) -> None:
+def _club_changes(row: dict[str, Any], ctx: Context) -> None:
     """A known kind with the data that kind is written with, and its times."""
     _one_of("kind", row["kind"], CHANGES)
     data = _json("data", row["data"])
@@ -305,7 +313,7 @@ def _club_changes(row: dict[str, Any], _ctx: Context) -> None:
     if not isinstance(data, dict) or set(data) != set(shape.keys) or \
             not all(ok(data[key]) for key, ok in shape.keys.items()):
         raise _rule("data", RuleError(None, "data", "type", expected=shape.shape))
-    if row["kind"] == "rename":
+    if row["kind"] == "rename" and ctx.strict:
         _name("data.before", data["before"])
         _name("data.after", data["after"])
     if row["kind"] == "merge" and data["keep"] == data["gone"]:
@@ -314,13 +322,14 @@ def _club_changes(row: dict[str, Any], _ctx: Context) -> None:
     _time("undone", row["undone"], null=True)
 
 
-def _seasons(row: dict[str, Any], _ctx: Context) -> None:
+def _seasons(row: dict[str, Any], ctx: Context) -> None:
     """A name, two dates in order and league points for every table size."""
     name = row["name"]
     if not isinstance(name, str) or not name or name != " ".join(name.split()) or \
             len(name) > MAX_TITLE:
         raise _Bad("name", N_("a season needs a name of 1 to 80 characters"))
-    _text("name", name, MAX_TITLE)
+    if ctx.strict:
+        _text("name", name, MAX_TITLE)
     for column in ("start", "end"):
         try:
             check_date(row[column] if isinstance(row[column], str) else "")
@@ -352,7 +361,7 @@ def _club_shares(row: dict[str, Any], _ctx: Context) -> None:
     _time("created", row["created"])
 
 
-def _agreement_revisions(row: dict[str, Any], _ctx: Context) -> None:
+def _agreement_revisions(row: dict[str, Any], ctx: Context) -> None:
     """A revision number, two agreement sets the catalog resolves, a note, who and when."""
     _int("rev", row["rev"], 1)
     for column in ("before", "after"):
@@ -365,7 +374,7 @@ def _agreement_revisions(row: dict[str, Any], _ctx: Context) -> None:
         except RuleError as err:
             raise _rule(column, err) from None
     _one_of("note", row["note"], AGREEMENT_NOTES)
-    if row["who"] is not None:
+    if row["who"] is not None and ctx.strict:
         _text("who", row["who"], MAX_NAME)
     _time("created", row["created"])
 
@@ -412,13 +421,15 @@ def _seats(conn: sqlite3.Connection) -> dict[int, list[str]]:
     return out
 
 
-def check_rows(db: Database | sqlite3.Connection, tables: Iterable[str] | None = None) -> int:
+def check_rows(db: Database | sqlite3.Connection, tables: Iterable[str] | None = None, *,
+               strict: bool = True) -> int:
     """Check every row of these kept tables (all of them when None): RowError for the first
-    one the app would never have written. Returns how many rows were checked."""
+    one the app would never have written (texts and keys too when strict, see Context).
+    Returns how many rows were checked."""
     conn = db.conn if isinstance(db, Database) else db
     present = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
     wanted = [t for t in (store.kept_tables() if tables is None else tables) if t in present]
-    ctx = Context(_seats(conn) if "seat_links" in wanted else {})
+    ctx = Context(_seats(conn) if "seat_links" in wanted else {}, strict)
     count = 0
     for table in wanted:
         check = CHECKS[table]
