@@ -462,7 +462,7 @@ def checked_season(name: str, start: str, end: str, points: dict[int, Sequence[f
     name = " ".join(name.split())
     if not name or len(name) > 80:
         raise ClubError(N_("a season needs a name of 1 to 80 characters"))
-    check_text("title", name)  # the forms' text rules: a restore refuses what they refuse
+    check_text("name", name)  # the forms' text rules: a restore refuses what they refuse
     check_date(start)
     check_date(end)
     if end < start:
