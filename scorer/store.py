@@ -310,8 +310,39 @@ def inspect(path: str | Path) -> sqlite3.Connection:
     return sqlite3.connect(str(path), timeout=10)
 
 
+class NewerSchemaError(sqlite3.DatabaseError):
+    """The file was made by a newer version of the app (a database error, so every command
+    that reports SQLite's errors in one line reports this one too)."""
+
+    def __init__(self, names: str):
+        super().__init__(f"written by a newer version of scorer (schema {names})")
+        self.names = names
+
+
+def newer_schema(conn: sqlite3.Connection) -> str | None:
+    """What says the file was made by a newer version of the app (migrations this one does
+    not know, or a higher ``PRAGMA user_version``), or None."""
+    known = {m.name for m in migrations._migrations}
+    tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
+    applied: set[str] = set()
+    if "_sqlite_migrations" in tables:
+        applied = {str(r[0]) for r in conn.execute(
+            "select name from _sqlite_migrations where migration_set = ?", [migrations.name])}
+    unknown = sorted(applied - known)
+    if unknown:
+        return ", ".join(unknown)
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version > schema_version():
+        return f"user_version {version} > {schema_version()}"
+    return None
+
+
 def migrate(db: Database) -> None:
-    """Apply any pending schema migrations, then start a new database generation."""
+    """Apply any pending schema migrations, then start a new database generation; refuse
+    (NewerSchemaError) a file a newer version made, whose schema this one cannot know."""
+    newer = newer_schema(db.conn)
+    if newer:
+        raise NewerSchemaError(newer)
     migrations.apply(db)
     # The number of migrations, where any SQLite tool shows it: a file a newer version
     # made says so even to a start-up check that reads nothing else (never lowered here).

@@ -129,23 +129,8 @@ def _rule(column: str, err: RuleError) -> _Bad:
 
 
 def newer_schema(db: Database | sqlite3.Connection) -> str | None:
-    """What says the file was made by a newer version of the app (migrations this one does
-    not know, or a higher ``PRAGMA user_version``), or None."""
-    conn = db.conn if isinstance(db, Database) else db
-    known = {m.name for m in store.migrations._migrations}
-    tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
-    applied: set[str] = set()
-    if "_sqlite_migrations" in tables:
-        applied = {str(r[0]) for r in conn.execute(
-            "select name from _sqlite_migrations where migration_set = ?",
-            [store.migrations.name])}
-    unknown = sorted(applied - known)
-    if unknown:
-        return ", ".join(unknown)
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    if version > store.schema_version():
-        return f"user_version {version} > {store.schema_version()}"
-    return None
+    """What says the file was made by a newer version of the app, or None (store's)."""
+    return store.newer_schema(db.conn if isinstance(db, Database) else db)
 
 
 # -- one column --------------------------------------------------------------------------

@@ -106,6 +106,9 @@ def as_input_error(err: Exception) -> InputError:
     """Word a failure of the file system or of SQLite as a refusal (text from the OS)."""
     if isinstance(err, InputError):
         return err
+    if isinstance(err, store.NewerSchemaError):
+        newer = N_("written by a newer version of scorer (schema {names})")
+        return InputError("--instance", newer, names=err.names)
     if isinstance(err, store.LimitError):
         return InputError("deals", N_("a game holds at most {max} deals"), max=err.limit)
     if isinstance(err, OSError):

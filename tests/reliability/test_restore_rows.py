@@ -178,6 +178,20 @@ def test_the_refusal_speaks_russian_by_default(tmp_path):
             "club_changes row 1", "kind", "должно быть одним из")
 
 
+def test_commands_that_migrate_refuse_a_file_a_newer_version_made(tmp_path):
+    """import and stats (which migrate the live file) refuse it in one line, exit 2, and
+    leave it byte for byte as it was (before: migrated and written to)."""
+    live = filled(tmp_path / "live")
+    edit(live, f"PRAGMA user_version = {store.schema_version() + 1}")
+    before = live.read_bytes()
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps({**HEAD, "deals": []}), encoding="utf-8")
+    refused(scorer("import", game, "--instance", tmp_path / "live", "--lang", "en"),
+            "import: --instance:", "newer version", "user_version")
+    refused(scorer("stats", "--instance", tmp_path / "live"), "newer version")
+    assert live.read_bytes() == before
+
+
 # -- a property: whatever the app writes comes back --------------------------------------
 
 LETTERS = st.characters(codec="utf-8", categories=("L", "M", "N", "P", "S", "Zs"))
