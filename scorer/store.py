@@ -182,7 +182,7 @@ def m010_agreement_revisions(db: Database) -> None:
 # (``backup`` copies them, ``restore`` checks and copies them row by row, ``export-all``
 # writes them); DERIVED ones are made again from the kept rows (``restore`` and ``migrate``
 # fill them, so a tampered cache cannot come back with a restore). A migration that adds
-# a table adds it here too: tests/reliability/test_schema_declaration.py fails until then.
+# a table adds it here too: tests/reliability/test_restore_rows.py fails until then.
 KEPT, DERIVED = "kept", "derived"
 
 
@@ -192,7 +192,9 @@ class TableRole:
 
     name: str
     role: str  # KEPT or DERIVED
-    logged: bool = False  # its rows are what the GAME-FORMAT logs of export-all hold
+    # export-all writes it as the GAME-FORMAT logs (their live state: a deal's earlier
+    # revisions and the links are only in a backup); the other kept tables go to tables.json
+    logged: bool = False
 
 
 SCHEMA = (
@@ -345,9 +347,8 @@ def migrate(db: Database) -> None:
         raise NewerSchemaError(newer)
     migrations.apply(db)
     # The number of migrations, where any SQLite tool shows it: a file a newer version
-    # made says so even to a start-up check that reads nothing else (never lowered here).
-    if int(db.execute("PRAGMA user_version").fetchone()[0]) < schema_version():
-        db.execute(f"PRAGMA user_version = {schema_version()}")
+    # made says so even without its _sqlite_migrations rows.
+    db.execute(f"PRAGMA user_version = {schema_version()}")
     new_generation(db)
 
 
