@@ -180,6 +180,54 @@ def m010_agreement_revisions(db: Database) -> None:
                " (game_id, rev)")
 
 
+# What every table of the migrated schema is to a backup: KEPT rows are the club's data
+# (``backup`` copies them, ``restore`` checks and copies them row by row, ``export-all``
+# writes them); DERIVED ones are made again from the kept rows (``restore`` and ``migrate``
+# fill them, so a tampered cache cannot come back with a restore). A migration that adds
+# a table adds it here too: tests/reliability/test_restore_rows.py fails until then.
+KEPT, DERIVED = "kept", "derived"
+
+
+@dataclass(frozen=True)
+class TableRole:
+    """One table of the schema: kept or derived, and whether the game logs carry it."""
+
+    name: str
+    role: str  # KEPT or DERIVED
+    # export-all writes it as the GAME-FORMAT logs (their live state: a deal's earlier
+    # revisions and the links are only in a backup); the other kept tables go to tables.json
+    logged: bool = False
+
+
+SCHEMA = (
+    TableRole("games", KEPT, logged=True),  # the log's head, links, shelf
+    TableRole("deals", KEPT, logged=True),  # deal slots
+    TableRole("revisions", KEPT, logged=True),  # every state of every deal
+    TableRole("submissions", KEPT),  # one-time ids of stored forms
+    TableRole("players", KEPT),
+    TableRole("seat_links", KEPT),
+    TableRole("club_games", KEPT),
+    TableRole("club_changes", KEPT),
+    TableRole("seasons", KEPT),
+    TableRole("club_shares", KEPT),
+    TableRole("agreement_revisions", KEPT),  # rule changes from the start, and their undo
+    TableRole("totals", DERIVED),  # end totals per game version: replayed
+    TableRole("club_summaries", DERIVED),  # per-seat figures per game version: replayed
+    TableRole("meta", DERIVED),  # the file's generation and the club's change counter
+    TableRole("_sqlite_migrations", DERIVED),  # written by migrate
+)
+
+
+def kept_tables() -> tuple[str, ...]:
+    """The kept tables, in the order a restore copies them (a game before its deals)."""
+    return tuple(t.name for t in SCHEMA if t.role == KEPT)
+
+
+def derived_tables() -> tuple[str, ...]:
+    """The tables a restore makes again instead of copying."""
+    return tuple(t.name for t in SCHEMA if t.role == DERIVED)
+
+
 def link_host_games(db: Database) -> int:
     """Link every seat of the host's games (guest = 0, not deleted) that has no link yet,
     by name: to the player an earlier seat with that name is linked to, or to the player
@@ -266,20 +314,55 @@ def inspect(path: str | Path) -> sqlite3.Connection:
     return sqlite3.connect(str(path), timeout=10)
 
 
-def quick_check(path: str | Path) -> list[str]:
-    """What SQLite's ``PRAGMA quick_check`` finds in a file (["ok"] when sound), on an
-    inspect() connection, closed after (sqlite3.DatabaseError if it cannot be read)."""
-    conn = inspect(path)
-    try:
-        return [str(row[0]) for row in conn.execute("PRAGMA quick_check").fetchall()]
-    finally:
-        conn.close()
+def integrity_check(conn: sqlite3.Connection) -> list[str]:
+    """What SQLite's ``PRAGMA integrity_check`` finds (["ok"] when sound): unlike
+    quick_check it also finds an index that disagrees with its table."""
+    return [str(row[0]) for row in conn.execute("PRAGMA integrity_check").fetchall()]
+
+
+class NewerSchemaError(sqlite3.DatabaseError):
+    """The file was made by a newer version of the app (a database error, so every command
+    that reports SQLite's errors in one line reports this one too)."""
+
+    def __init__(self, names: str):
+        super().__init__(f"written by a newer version of scorer (schema {names})")
+        self.names = names
+
+
+def newer_schema(conn: sqlite3.Connection) -> str | None:
+    """What says the file was made by a newer version of the app (migrations this one does
+    not know, or a higher ``PRAGMA user_version``), or None."""
+    known = {m.name for m in migrations._migrations}
+    tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
+    applied: set[str] = set()
+    if "_sqlite_migrations" in tables:
+        applied = {str(r[0]) for r in conn.execute(
+            "select name from _sqlite_migrations where migration_set = ?", [migrations.name])}
+    unknown = sorted(applied - known)
+    if unknown:
+        return ", ".join(unknown)
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version > schema_version():
+        return f"user_version {version} > {schema_version()}"
+    return None
 
 
 def migrate(db: Database) -> None:
-    """Apply any pending schema migrations, then start a new database generation."""
+    """Apply any pending schema migrations, then start a new database generation; refuse
+    (NewerSchemaError) a file a newer version made, whose schema this one cannot know."""
+    newer = newer_schema(db.conn)
+    if newer:
+        raise NewerSchemaError(newer)
     migrations.apply(db)
+    # The number of migrations, where any SQLite tool shows it: a file a newer version
+    # made says so even without its _sqlite_migrations rows.
+    db.execute(f"PRAGMA user_version = {schema_version()}")
     new_generation(db)
+
+
+def schema_version() -> int:
+    """The schema this version of the app makes: how many migrations it knows."""
+    return len(migrations._migrations)
 
 
 def new_generation(db: Database) -> str:

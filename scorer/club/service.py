@@ -37,7 +37,7 @@ from scorer.club.league import (
 from scorer.club.ratings import Rating
 from scorer.club.roster import ClubError, Roster
 from scorer.club_store import CountedGame, Fingerprint, GameLinks, StoredSummary
-from scorer.engine import RuleError, check_date, log_with, parse_game, replay
+from scorer.engine import RuleError, check_date, check_text, log_with, parse_game, replay
 from scorer.engine.texts import N_
 
 T = TypeVar("T")
@@ -387,6 +387,7 @@ def checked_season(name: str, start: str, end: str, points: dict[int, Sequence[f
     name = " ".join(name.split())
     if not name or len(name) > 80:
         raise ClubError(N_("a season needs a name of 1 to 80 characters"))
+    check_text("name", name)  # the forms' text rules: a restore refuses what they refuse
     check_date(start)
     check_date(end)
     if end < start:

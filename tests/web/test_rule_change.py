@@ -148,6 +148,25 @@ def test_from_the_start_is_a_revision_shown_in_history_and_undone(client, game, 
     st.db.close()
 
 
+@pytest.mark.parametrize("who, char", [("Бо\u202eря", "U+202E"), ("Аня\x00", "U+0000"),
+                                       ("\x1b[31mАня", "U+001B")], ids=["RLO", "NUL", "ESC"])
+def test_who_goes_through_the_text_rules(client, game, app, who, char):
+    """«Who» took RLO, NUL and ESC (and a restore refuses them): refused, 422, naming the
+    character; nothing stored."""
+    page = client.get(f"/g/{game.edit_token}/agreements?" + query(
+        "start", raspis_payout="sixty")).get_data(as_text=True)
+    answer = client.post(f"/g/{game.edit_token}/agreements",
+                         data={**confirm_fields(page), "who": who})
+    assert answer.status_code == 422
+    assert char in answer.get_data(as_text=True)
+    st = store.Store(store.connect(app.config["DATABASE"]))
+    try:
+        assert st.agreement_history(game.id) == []
+        assert "raspis_payout" not in json.dumps(st.stored(game.id).head)
+    finally:
+        st.db.close()
+
+
 def test_from_the_start_is_refused_naming_the_first_refused_deal(client, game):
     """Concessions switched off: the first deal, a concession, is named; no confirm."""
     page = client.get(f"/g/{game.edit_token}/agreements?" + query(
