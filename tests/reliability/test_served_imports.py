@@ -3,50 +3,16 @@ against the flood limit, and imported text meets the engine's limits (no 500).""
 
 from __future__ import annotations
 
-import http.client
 import json
 import re
 import threading
 import time
 
 import pytest
-from reliability_rig import HEAD, Server, csrf_of
+from reliability_rig import HEAD, Server, Upload
 
 from scorer import store
 from scorer.engine import MAX_LOG_BYTES
-
-BOUNDARY = "scorer-test-boundary"
-
-
-class Upload:
-    """One browser posting game files to /import (its own cookie and CSRF token)."""
-
-    def __init__(self, port: int):
-        """Open the list page once for a session cookie and the form's token."""
-        self.port = port
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-        conn.request("GET", "/")
-        answer = conn.getresponse()
-        self.cookie = "; ".join(c.split(";")[0]
-                                for c in answer.headers.get_all("Set-Cookie") or ())
-        self.token = csrf_of(answer.read().decode())
-        conn.close()
-
-    def post(self, body: bytes) -> tuple[int, str]:
-        """POST one file; (status, page)."""
-        data = (f"--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n"
-                f"{self.token}\r\n--{BOUNDARY}\r\nContent-Disposition: form-data; "
-                f"name=\"file\"; filename=\"g.json\"\r\nContent-Type: application/json\r\n\r\n"
-                ).encode() + body + f"\r\n--{BOUNDARY}--\r\n".encode()
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=300)
-        try:
-            conn.request("POST", "/import", body=data, headers={
-                "Content-Type": f"multipart/form-data; boundary={BOUNDARY}",
-                "Cookie": self.cookie})
-            answer = conn.getresponse()
-            return answer.status, answer.read().decode(errors="replace")
-        finally:
-            conn.close()
 
 
 def peak_rss_mb(pid: int, key: str = "VmHWM") -> float:
