@@ -15,6 +15,7 @@ import socket
 import threading
 import time
 
+import pytest
 from reliability_rig import HEAD, pattern, serve_with
 
 from scorer import store
@@ -225,6 +226,7 @@ def game_page(port: int, path: str, timeout: float) -> float | None:
         conn.close()
 
 
+@pytest.mark.slow  # about 15 s: a real serve under a crowd (it runs in CI too)
 def test_a_phone_gets_its_page_while_1100_slow_connections_fill_the_server(tmp_path):
     """1100 slow connections from 40 addresses (27 or 28 each, under the per-address cap)
     that reopen whatever the server closes: the 1000-connection total is full, yet a phone

@@ -13,6 +13,7 @@ import threading
 import time
 from urllib.parse import urlencode
 
+import pytest
 from reliability_rig import HEAD, Browser, Upload, pattern, serve_with
 
 from scorer import store
@@ -92,6 +93,7 @@ def fetch(port: int, path: str, source: str, cookie: str = "") -> tuple[int, str
         conn.close()
 
 
+@pytest.mark.slow  # about 15 s: a real serve under a crowd (it runs in CI too)
 def test_comparisons_of_a_long_game_take_turns_per_address(tmp_path):
     """32 comparisons of a 2000-deal game at once from one address, each a new question,
     through the read-only link: one is worked out at a time, the others get 503 with
