@@ -55,8 +55,9 @@ bp = Blueprint("compare", __name__)
 # A comparison replays the whole log a second time (0.1-0.6 s for 2000 deals) and its
 # page lists every row (0.3 s more): anyone holding a read-only link could keep the
 # server busy with them. Like PDF renders (downloads.py), the host has a turn of their
-# own, other browsers share MAX_COMPARES, one per address at a time; past that the answer
-# is 503 with Retry-After, at once, so waiting requests never hold waitress' threads.
+# own, other browsers share MAX_COMPARES, one per address at a time. An address with one
+# in progress is answered 503 with Retry-After at once, and a wait for a shared turn
+# lasts at most COMPARE_WAIT, so a crowd of requests never holds waitress' threads.
 MAX_COMPARES = 2
 HOST_COMPARES = 1
 COMPARE_WAIT = 2.0
