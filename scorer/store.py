@@ -488,20 +488,26 @@ class Store:
     # -- games ---------------------------------------------------------------
 
     def create_game(self, head: JsonDict, records: list[JsonDict] | None = None, *,
-                    guest: bool = False, totals: Totals | None = None) -> GameRow:
+                    guest: bool = False, totals: Totals | None = None,
+                    guest_cap: int | None = None) -> GameRow:
         """Store a new game (and optionally its deals, with their end totals) and return it."""
         return self.create_games([(head, records or [])], guest=guest,
-                                 totals=None if totals is None else [totals])[0]
+                                 totals=None if totals is None else [totals],
+                                 guest_cap=guest_cap)[0]
 
     def create_games(self, logs: list[tuple[JsonDict, list[JsonDict]]], *,
-                     guest: bool = False, totals: list[Totals] | None = None
-                     ) -> list[GameRow]:
+                     guest: bool = False, totals: list[Totals] | None = None,
+                     guest_cap: int | None = None) -> list[GameRow]:
         """Store several games with their deals in one transaction: all of them or none.
 
         totals: each log's (winner, end scores), stored with it, so the games list never
-        has to replay an imported game (a flood of them made the host's first view slow)."""
+        has to replay an imported game (a flood of them made the host's first view slow).
+        guest_cap: guests' games may not grow past it (GuestCapError), counted under the
+        write lock, so guests creating at once cannot all pass a check made before it."""
         stamp = now()
         with self.writing():
+            if guest and guest_cap is not None and self.guest_games() + len(logs) > guest_cap:
+                raise GuestCapError(guest_cap)
             ids = [self._insert_game(head, records, stamp, guest) for head, records in logs]
             for game_id, (winner, score) in zip(ids, totals or [], strict=False):
                 self.db.execute(
@@ -960,6 +966,14 @@ class LimitError(Exception):
     def __init__(self, limit: int):
         super().__init__(f"at most {limit} deals per game")
         self.limit = limit
+
+
+class GuestCapError(Exception):
+    """Guests already hold the most games allowed (not deleted), all of them together."""
+
+    def __init__(self, cap: int):
+        super().__init__(f"guests hold {cap} games already")
+        self.cap = cap
 
 
 class StaleError(Exception):

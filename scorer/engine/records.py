@@ -8,7 +8,7 @@ record is allowed by the rules depends on the state of the game and is checked b
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -417,16 +417,35 @@ def check_size(text: str | bytes) -> None:
 
 
 def _depth(data: Any) -> int:
-    """How deeply lists and objects nest in ``data`` (iterative: no recursion limit)."""
-    deepest, stack = 0, [(data, 1)]
+    """How deeply lists and objects nest in ``data`` (iterative: no recursion limit).
+
+    One iterator per open container, never an entry per element: a flat list of half a
+    million numbers is walked in place (a stack of (item, level) pairs built one tuple
+    per element, 30 MB for such a list, and eight imports at once kept the server at
+    hundreds of MB).
+    """
+    deepest = 1
+    stack: list[Iterator[Any]] = [_children(data)]
     while stack:
-        item, level = stack.pop()
-        if isinstance(item, dict | list):
-            deepest = max(deepest, level)
-            if level <= MAX_DEPTH:
-                stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict)
-                                                      else item))
-    return deepest
+        child = next(stack[-1], _END)
+        if child is _END:
+            stack.pop()
+        elif isinstance(child, dict | list):
+            if len(stack) + 1 > MAX_DEPTH:
+                return len(stack) + 1
+            deepest = max(deepest, len(stack) + 1)
+            stack.append(_children(child))
+    return deepest if isinstance(data, dict | list) else 0
+
+
+_END = object()  # the end of a container's children
+
+
+def _children(item: Any) -> Iterator[Any]:
+    """The values an object or list holds, in place (nothing for anything else)."""
+    if isinstance(item, dict):
+        return iter(item.values())
+    return iter(item) if isinstance(item, list) else iter(())
 
 
 def parse_game(data: Any) -> Game:

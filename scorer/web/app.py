@@ -220,3 +220,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(rule_change.bp)
     errors.init_app(app)
     storage.init_app(app)
+    compare.init_app(app)
