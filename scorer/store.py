@@ -31,9 +31,6 @@ from scorer.engine import MAX_DEALS, log_with, name_key
 # growing back-off, which turns a short wait into a long tail under concurrent posts.
 _WRITE_LOCK = threading.Lock()
 
-# One-time ids kept per game: the forms of its last writes (a double tap, a re-send, a
-# phone that lost the answer); see note_submission for why forgetting older ones is safe.
-KEEP_SUBMISSIONS = 20
 # Days a deleted game is kept (listed as «deleted — undo») before purge_deleted removes it.
 DELETED_DAYS = 7
 
@@ -811,27 +808,22 @@ class Store:
 
     def note_submission(self, game_id: int, sid: str, version: int | None = None) -> None:
         """Remember a stored form's one-time id and the version it left (call inside
-        writing(), with the write), and forget the game's older ones past KEEP_SUBMISSIONS.
+        writing(), with the write), for as long as the game exists.
 
-        Forgetting is safe: a repeated form carries the version it was filled in for, which
-        its first post moved on, so without its id it is refused as stale (409, nothing
-        stored) by the version check in the same transaction; the id only lets a double
-        tap or a re-send be answered as done. It is never what stops a second record. A
-        page's chain of waiting writes follows its own last write, always among the newest.
+        Never forgotten: a phone whose answer was lost may send its write again after the
+        table has recorded any number of deals, and the id is what answers it as done
+        (about 80 bytes a write; a purged game takes its ids with it).
         """
         self.db.execute("insert or ignore into submissions (game_id, sid, created, version)"
                         " values (?, ?, ?, ?)", [game_id, sid, now(), version])
-        self.db.execute(
-            "delete from submissions where game_id = ? and rowid not in (select rowid"
-            " from submissions where game_id = ? order by rowid desc limit ?)",
-            [game_id, game_id, KEEP_SUBMISSIONS])
 
     def submission_version(self, game_id: int, sid: str) -> int | None:
         """The version a stored form with this one-time id (any body) left, or None."""
-        # Keys are "sid:digest"; the bare id is matched by prefix (no LIKE: "_" is in ids).
+        # Keys are "sid:digest": the bare id is a range of the primary key (";" follows
+        # ":"), read from its index however many ids the game keeps.
         found = self.db.execute(
-            "select version from submissions where game_id = ? and substr(sid, 1, ?) = ?",
-            [game_id, len(sid) + 1, sid + ":"]).fetchone()
+            "select version from submissions where game_id = ? and sid >= ? and sid < ?"
+            " limit 1", [game_id, sid + ":", sid + ";"]).fetchone()
         return int(found[0]) if found and found[0] is not None else None
 
     def last_record(self, game_id: int, slot: int) -> JsonDict | None:

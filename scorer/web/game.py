@@ -186,22 +186,19 @@ def based_on(values: Mapping[str, Any]) -> int | None:
     return int(text) if re.fullmatch(r"[0-9]{1,15}", text) else None
 
 
-def chained_base(row: GameRow, loaded: Version, slot_id: int | None) -> int | None:
+def chained_base(row: GameRow, loaded: Version) -> int | None:
     """The version a posted write counts as filled in for.
 
     Its own, unless the page wrote it while earlier writes were waiting (no connection):
     then it follows the page's last waiting write (``after``, that write's one-time id),
-    and is current if that write was stored last. A new record the page's outbox sends
-    late (header ``X-Outbox``) is appended even if someone else saved meanwhile; an edit,
-    delete or restore on a stale base is still refused.
+    and is current if that write was stored last. Nothing else makes a stale write current
+    (no header): a write late from the outbox is stored only by its holder's choice.
     """
     base = based_on(request.form)
     if base == loaded.version:
         return base
     after = str(request.form.get("after", ""))
     if SID.fullmatch(after) and get_store().submission_version(row.id, after) == loaded.version:
-        return loaded.version
-    if slot_id is None and request.headers.get("X-Outbox") == "1":
         return loaded.version
     return base
 
@@ -252,7 +249,7 @@ def post_deal(row: GameRow, slot_id: int | None) -> ResponseReturnValue:
         return redirect(landing(row))
     if isinstance(loaded, Broken):
         return broken(loaded)
-    base = chained_base(row, loaded, slot_id)
+    base = chained_base(row, loaded)
     if base != loaded.version:
         return refuse_stale(loaded, slot_id, base)
     if slot_id is None and loaded.protocol.winner is not None:
@@ -439,7 +436,7 @@ def change_slot(row: GameRow, slot_id: int, note: str,
         slot = next((s for s in before.slots.every if s.id == slot_id), None)
         if slot is None:
             abort(404)
-        if base != before.version and chained_base(row, before, slot_id) != before.version:
+        if base != before.version and chained_base(row, before) != before.version:
             return stale_text(base, before), 409
         new_record = None if note == "delete" else st.last_record(row.id, slot_id)
         if (slot.record is None) == (new_record is None):  # already deleted, or live
