@@ -335,6 +335,16 @@ class DealSlot:
     id: int
     seq: int
     record: JsonDict | None
+    rev: int = 1  # how many revisions the slot has (its latest one's number)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One stored revision of a game's deal: its slot, what was done, the record it left."""
+
+    slot: int
+    note: str  # add, edit, delete, restore
+    record: JsonDict | None
 
 
 class Store:
@@ -598,7 +608,7 @@ class Store:
         """Every deal slot of the game in order, with its latest revision."""
         rows = self._query(
             """
-            select d.seq, r.record from deals d
+            select d.seq, r.record, r.rev from deals d
             join revisions r on r.deal_id = d.id
             where d.game_id = ? and r.rev = (
                 select max(rev) from revisions where deal_id = d.id)
@@ -607,9 +617,24 @@ class Store:
             [game_id],
         )
         return [
-            DealSlot(r["seq"], r["seq"], json.loads(r["record"]) if r["record"] else None)
+            DealSlot(r["seq"], r["seq"], json.loads(r["record"]) if r["record"] else None,
+                     r["rev"])
             for r in rows
         ]
+
+    def changes_after(self, game_id: int, seen: int, limit: int) -> list[Change]:
+        """The game's deal revisions after its first ``seen`` ones (a page's count of
+        them), oldest first, at most ``limit``: what was stored since that page was made.
+
+        A game's revisions are never removed, so their count only grows; the count is the
+        game's own, so it says nothing of other games on the server.
+        """
+        rows = self.db.execute(
+            "select d.seq, r.note, r.record from revisions r join deals d on d.id = r.deal_id"
+            " where d.game_id = ? order by r.id limit ? offset ?",
+            [game_id, limit, seen]).fetchall()
+        return [Change(int(seq), str(note), json.loads(record) if record else None)
+                for seq, note, record in rows]
 
     def log(self, game_id: int) -> JsonDict:
         """The stored game as a docs/GAME-FORMAT.md log: its head and live records."""

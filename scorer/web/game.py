@@ -26,10 +26,20 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup
+from werkzeug.exceptions import HTTPException
 
 from scorer.engine import Row, RuleError, Timeline
 from scorer.store import GameRow, JsonDict, LimitError, StaleError
-from scorer.web import access, deal_input, downloads, page_cache, page_model, storage, view
+from scorer.web import (
+    access,
+    conflicts,
+    deal_input,
+    downloads,
+    page_cache,
+    page_model,
+    storage,
+    view,
+)
 from scorer.web.db import get_store
 from scorer.web.deal_input import Entry, Key, Setup
 from scorer.web.forms import ConfirmForm, new_sid
@@ -283,8 +293,16 @@ def refuse_stale(loaded: Version, slot_id: int | None,
     """409: the form was filled in for another state; show it again on the fresh one."""
     if isinstance(loaded, Broken):
         return broken(loaded)
-    text = stale_text(base, loaded)
     editable_slot = slot_id is None or any(s.id == slot_id for s in loaded.slots.live)
+    if conflicts.is_late():  # the holder chooses; the page needs the words as data
+        mine = None
+        if editable_slot and (slot_id is not None or loaded.protocol.winner is None):
+            try:
+                mine = entry_for(setup_of(loaded, slot_id))[2]
+            except HTTPException:  # the winning deal has no form: the page says what it is
+                mine = None
+        return conflicts.answer(loaded, slot_id, "new" if slot_id is None else "edit", mine)
+    text = stale_text(base, loaded)
     if not editable_slot or (slot_id is None and loaded.protocol.winner is not None):
         return after_change(loaded.row, text, 409)
     setup = setup_of(loaded, slot_id)
@@ -362,7 +380,8 @@ def show_form(loaded: Loaded, setup: Setup, entry: Entry, slot_id: int | None, *
                if shown(f, seat)],
         focus=deal_input.first_wrong(setup, entry.errors, shown),
         confirm=ConfirmForm(),
-        version=loaded.version, fresh=fresh, **history_page(loaded.row.id, slot_id),
+        version=loaded.version, seen=loaded.slots.seen, fresh=fresh,
+        **history_page(loaded.row.id, slot_id),
     ), status
 
 
@@ -477,6 +496,11 @@ def slot_change(token: str, slot_id: int, note: str) -> ResponseReturnValue:
     """Delete or restore through the posted form, then back to the game page."""
     row = edit_row(token)
     refusal = change_slot(row, slot_id, note, based_on(request.form))
+    if refusal and refusal[1] == 409 and conflicts.is_late():
+        loaded = load(row)
+        if isinstance(loaded, Loaded):
+            return conflicts.answer(loaded, slot_id, "delete" if note == "delete" else "restore",
+                                    None)
     return after_change(row, *refusal) if refusal else after_change(row, None)
 
 
