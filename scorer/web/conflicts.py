@@ -42,6 +42,7 @@ class Conflict:
     drop: str
     version: int
     seen: int
+    ahead: dict[str, Any] | None  # the seatings from the game as it is now (game.ahead)
 
 
 def is_late() -> bool:
@@ -96,8 +97,8 @@ def change_line(change: Change, loaded: Loaded) -> str:
     return str(_("deal %(n)d corrected: %(what)s", n=number, what=what))
 
 
-def answer(loaded: Loaded, slot_id: int | None, kind: Kind,
-           mine: JsonDict | None) -> tuple[Response, int]:
+def answer(loaded: Loaded, slot_id: int | None, kind: Kind, mine: JsonDict | None,
+           ahead: dict[str, Any] | None) -> tuple[Response, int]:
     """409 with what the phone needs to show the conflict and store the write by choice."""
     players = loaded.row.head.get("players", [])
     seen = seen_of(request.form)
@@ -127,5 +128,5 @@ def answer(loaded: Loaded, slot_id: int | None, kind: Kind,
         more=len(changes) > MEANWHILE_SHOWN,
         mine=mine_text, number=number,
         can_keep=kind in ("new", "restore") or live is not None,
-        keep=keep, drop=drop, version=loaded.version, seen=loaded.slots.seen)
+        keep=keep, drop=drop, version=loaded.version, seen=loaded.slots.seen, ahead=ahead)
     return jsonify(conflict=asdict(conflict)), 409

@@ -301,7 +301,8 @@ def refuse_stale(loaded: Version, slot_id: int | None,
                 mine = entry_for(setup_of(loaded, slot_id))[2]
             except HTTPException:  # the winning deal has no form: the page says what it is
                 mine = None
-        return conflicts.answer(loaded, slot_id, "new" if slot_id is None else "edit", mine)
+        return conflicts.answer(loaded, slot_id, "new" if slot_id is None else "edit", mine,
+                                ahead(loaded))
     text = stale_text(base, loaded)
     if not editable_slot or (slot_id is None and loaded.protocol.winner is not None):
         return after_change(loaded.row, text, 409)
@@ -364,6 +365,15 @@ def checked_replay(loaded: Loaded, record: JsonDict, slot_id: int | None, entry:
         return None
 
 
+def ahead(loaded: Loaded) -> dict[str, Any]:
+    """What the new deal's page needs to number and seat the deals it keeps while there is
+    no connection: the live count and the engine's seatings (the page never scores)."""
+    return {"count": len(loaded.slots.live), "states": [
+        {"dealer": s.next.dealer, "forced": s.next.forced_declarer, "golden": s.next.golden,
+         "active": list(s.next.active), "then": dict(s.then)}
+        for s in loaded.timeline.seatings()]}
+
+
 def show_form(loaded: Loaded, setup: Setup, entry: Entry, slot_id: int | None, *,
               status: int = 200, preview: Row | None = None,
               fresh: page_model.GamePage | None = None) -> ResponseReturnValue:
@@ -381,6 +391,7 @@ def show_form(loaded: Loaded, setup: Setup, entry: Entry, slot_id: int | None, *
         focus=deal_input.first_wrong(setup, entry.errors, shown),
         confirm=ConfirmForm(),
         version=loaded.version, seen=loaded.slots.seen, fresh=fresh,
+        ahead=ahead(loaded) if slot_id is None else None,
         **history_page(loaded.row.id, slot_id),
     ), status
 
@@ -500,7 +511,7 @@ def slot_change(token: str, slot_id: int, note: str) -> ResponseReturnValue:
         loaded = load(row)
         if isinstance(loaded, Loaded):
             return conflicts.answer(loaded, slot_id, "delete" if note == "delete" else "restore",
-                                    None)
+                                    None, ahead(loaded))
     return after_change(row, *refusal) if refusal else after_change(row, None)
 
 
