@@ -165,3 +165,28 @@ def test_a_late_edit_shows_the_other_phones_correction_beside_it(live_server, ph
     a.click("#outbox .outbox-keep")
     a.wait_for_url(GAME)
     assert stored(a, game)[0]["contract"] == 110
+
+
+def test_with_four_players_the_seats_that_play_follow_the_dealer(live_server, phone):
+    """Four players: the dealer sits out, so the next kept deal's form offers the seats
+    that play it (the old dealer back in, the new one out), and both are stored."""
+    page = phone()
+    game = new_game(page, live_server, names=("Аня", "Борис", "Вика", "Гена"))
+    open_form(page)
+    assert page.is_hidden("#points_0") and page.is_visible("#points_1")
+    page.context.set_offline(True)
+    fill(page, 1, 100, {2: 10, 3: 10})
+    page.fill("#prikup_points", "0")
+    page.click("#save")
+    assert seating(page) == ("Кон 2", "Борис", "Вика")
+    assert page.is_visible("#points_0") and page.is_hidden("#points_1")
+    assert page.is_hidden("label.pick.p1") and page.is_visible("label.pick.p0")
+    assert "Борис сидит на прикупе" in page.inner_text("#deal-state")
+    fill(page, 2, 100, {0: 10, 3: 10})
+    page.fill("#prikup_points", "0")
+    page.click("#save")
+    page.context.set_offline(False)
+    page.wait_for_url(GAME)
+    assert protocol(page) == ["Борис 100", "Вика 100"]
+    assert [d["points"] for d in stored(page, game)] == [[None, 100, 10, 10],
+                                                        [10, None, 100, 10]]

@@ -370,6 +370,15 @@
     name($("#state-forced b"), st.forced);
     var talon = document.getElementById("state-talon");
     if (talon) { talon.textContent = talon.dataset.words.replace("{name}", players[st.dealer]); }
+    // Four players: the dealer sits out, so the seats that play change with the deal.
+    Array.prototype.forEach.call(form.querySelectorAll(".seat[data-seat], label.pick"), function (box) {
+      var input = box.matches("label") ? $("input", box) : $("input.pts", box);
+      var seatNo = parseInt(input.id.split("_")[1], 10);
+      var off = st.active.indexOf(seatNo) < 0;
+      box.hidden = off;
+      Array.prototype.forEach.call(box.matches("label") ? [input] : box.querySelectorAll("input"),
+        function (i) { i.disabled = off; });
+    });
     var golden = states.filter(function (x) { return x.golden; }).length;
     var sure = document.getElementById("state-golden"), maybe = document.getElementById("state-golden-maybe");
     if (sure) { sure.hidden = golden !== states.length; }
