@@ -128,6 +128,33 @@
     box.textContent = say("keepOpen");
   }
 
+  // While there is no connection a link would lead to the browser's error page, and this
+  // page (with what waits in it) could not come back: a link is followed only once the
+  // server answers, and a reload or a closed tab asks first (the browser's own question).
+  function guardLinks(ev) {
+    if (!offline || ev.defaultPrevented || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey) { return; }
+    var a = ev.target.closest && ev.target.closest("a[href]");
+    if (!a || a.target || a.hasAttribute("download")) { return; }
+    var url = new URL(a.href, location.href);
+    if (url.origin !== location.origin) { return; }
+    if (url.pathname === location.pathname && url.search === location.search && url.hash) { return; }
+    ev.preventDefault();
+    var ctl = window.AbortController ? new AbortController() : null;
+    var t = setTimeout(function () { if (ctl) { ctl.abort(); } }, 4000);
+    fetch(url.href, { method: "HEAD", cache: "no-store", credentials: "same-origin",
+                      signal: ctl ? ctl.signal : undefined })
+      .then(function (r) {
+        clearTimeout(t);
+        if (r.status >= 502 && r.status <= 504) { throw new Error("proxy"); }
+        reached(); location.assign(url.href);
+      })
+      .catch(function () {
+        clearTimeout(t); lost();
+        var box = document.getElementById("keep-open");
+        if (box) { box.scrollIntoView({ block: "start" }); }
+      });
+  }
+
   // The server's own words from its refusal page.
   function refusal(html, status) {
     var doc = new DOMParser().parseFromString(html, "text/html");
@@ -534,6 +561,10 @@
     document.addEventListener("submit", onSubmit);
     window.addEventListener("online", function () { reached(); delay = FIRST_DELAY; flush(); });
     window.addEventListener("offline", function () { lost(); render(); });
+    document.addEventListener("click", guardLinks);
+    window.addEventListener("beforeunload", function (ev) {
+      if (offline) { ev.preventDefault(); ev.returnValue = ""; }
+    });
     if (navigator.onLine === false) { lost(); }
     document.addEventListener("visibilitychange", function () {
       if (document.visibilityState === "visible") { flush(); }
