@@ -123,7 +123,10 @@ def answer(loaded: Loaded, slot_id: int | None, kind: Kind, mine: JsonDict | Non
         drop = str(_("Drop mine"))
     conflict = Conflict(
         kind=kind,
-        title=str(_("While there was no connection, another phone saved:")),
+        # Nothing to list: a page made before forms said ``seen``, or a change of the
+        # agreements from the start (no deal revision).
+        title=str(_("While there was no connection, another phone saved:") if changes
+                  else _("While there was no connection, the game changed on another phone.")),
         meanwhile=[change_line(c, loaded) for c in changes[:MEANWHILE_SHOWN]],
         more=len(changes) > MEANWHILE_SHOWN,
         mine=mine_text, number=number,

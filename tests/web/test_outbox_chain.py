@@ -73,6 +73,9 @@ def test_a_stale_edit_from_the_outbox_is_still_refused(app, table):
     before = table.client.get(game + "/export.json").get_json()
     r = table.client.post(f"{game}/deal/{slot}", data=edit, headers=LATE)
     assert r.status_code == 409 and r.get_json()["conflict"]["kind"] == "edit"
+    # A form without ``seen`` (made before it existed) cannot be told what came after it.
+    assert r.get_json()["conflict"]["title"] == \
+        "Пока не было связи, игру изменили на другом телефоне."
     assert table.client.get(game + "/export.json").get_json() == before
 
 
