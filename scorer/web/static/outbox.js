@@ -114,8 +114,8 @@
 
   // No connection: over plain http a page closed or reloaded now cannot open again, so
   // the page says so at once, before anybody tries.
-  function lost() { offline = true; warn(); return { kind: "network" }; }
-  function reached() { offline = false; warn(); }
+  function lost() { offline = true; warn(); render(); return { kind: "network" }; }
+  function reached() { offline = false; warn(); render(); }
   function warn() {
     var box = document.getElementById("keep-open");
     if (!offline) { if (box) { box.remove(); } return; }
@@ -234,14 +234,15 @@
     head.appendChild(b);
     var decide = list.some(function (e) { return e.status === "refused" || e.status === "conflict"; });
     // Said as it is: a decision waits (online), or the connection is gone.
-    head.appendChild(document.createTextNode(" " + (decide ? say("decide") : say("later", list.length))));
+    var why = decide ? say("decide") : (offline ? say("later", list.length) : "");
+    if (why) { head.appendChild(document.createTextNode(" " + why)); }
     box.appendChild(head);
     var ol = document.createElement("ol");
     list.forEach(function (e) { ol.appendChild(item(e)); });
     box.appendChild(ol);
     box.appendChild(button(say("send"), "outbox-send", function () { delay = FIRST_DELAY; flush(); }));
     var form = document.getElementById("deal-form");
-    if (form && !offline && decide) { if (note) { note.remove(); } }
+    if (form && !offline) { if (note) { note.remove(); } }  // never «no connection» online
     else if (form) {
       if (!note) {
         note = document.createElement("p");
