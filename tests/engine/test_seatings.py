@@ -29,7 +29,7 @@ def games():
             yield pytest.param(doc["game"], id=scenario_id(path))
 
 
-@pytest.mark.parametrize("log", games())
+@pytest.mark.parametrize("log", list(games()))
 def test_following_the_seatings_says_what_the_replay_says(log):
     """From the start, each record's move leads to the seating the replay shows next; a
     won game has none."""
