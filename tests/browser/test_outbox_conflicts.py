@@ -50,6 +50,11 @@ def test_deals_kept_offline_are_numbered_and_seated_as_the_engine_will(live_serv
     page says at once to stay open. Online, the server stores them as numbered."""
     page = phone()
     game = new_game(page, live_server)
+    page.context.set_offline(True)  # on the game page: said before anybody reloads
+    page.locator("#keep-open").wait_for()
+    assert page.inner_text("#keep-open") == KEEP_OPEN
+    page.context.set_offline(False)
+    page.locator("#keep-open").wait_for(state="detached")
     open_form(page)
     assert seating(page) == ("Кон 1", "Аня", "Борис")
     page.context.set_offline(True)
