@@ -33,9 +33,6 @@ from scorer.engine import MAX_DEALS, log_with, name_key
 # growing back-off, which turns a short wait into a long tail under concurrent posts.
 _WRITE_LOCK = threading.Lock()
 
-# One-time ids kept per game: the forms of its last writes (a double tap, a re-send, a
-# phone that lost the answer); see note_submission for why forgetting older ones is safe.
-KEEP_SUBMISSIONS = 20
 # Days a deleted game is kept (listed as «deleted — undo») before purge_deleted removes it.
 DELETED_DAYS = 7
 
@@ -433,6 +430,16 @@ class DealSlot:
     id: int
     seq: int
     record: JsonDict | None
+    rev: int = 1  # how many revisions the slot has (its latest one's number)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One stored revision of a game's deal: its slot, what was done, the record it left."""
+
+    slot: int
+    note: str  # add, edit, delete, restore
+    record: JsonDict | None
 
 
 class Store:
@@ -702,7 +709,7 @@ class Store:
         """Every deal slot of the game in order, with its latest revision."""
         rows = self._query(
             """
-            select d.seq, r.record from deals d
+            select d.seq, r.record, r.rev from deals d
             join revisions r on r.deal_id = d.id
             where d.game_id = ? and r.rev = (
                 select max(rev) from revisions where deal_id = d.id)
@@ -711,9 +718,24 @@ class Store:
             [game_id],
         )
         return [
-            DealSlot(r["seq"], r["seq"], json.loads(r["record"]) if r["record"] else None)
+            DealSlot(r["seq"], r["seq"], json.loads(r["record"]) if r["record"] else None,
+                     r["rev"])
             for r in rows
         ]
+
+    def changes_after(self, game_id: int, seen: int, limit: int) -> list[Change]:
+        """The game's deal revisions after its first ``seen`` ones (a page's count of
+        them), oldest first, at most ``limit``: what was stored since that page was made.
+
+        A game's revisions are never removed, so their count only grows; the count is the
+        game's own, so it says nothing of other games on the server.
+        """
+        rows = self.db.execute(
+            "select d.seq, r.note, r.record from revisions r join deals d on d.id = r.deal_id"
+            " where d.game_id = ? order by r.id limit ? offset ?",
+            [game_id, limit, seen]).fetchall()
+        return [Change(int(seq), str(note), json.loads(record) if record else None)
+                for seq, note, record in rows]
 
     def log(self, game_id: int) -> JsonDict:
         """The stored game as a docs/GAME-FORMAT.md log: its head and live records."""
@@ -912,27 +934,22 @@ class Store:
 
     def note_submission(self, game_id: int, sid: str, version: int | None = None) -> None:
         """Remember a stored form's one-time id and the version it left (call inside
-        writing(), with the write), and forget the game's older ones past KEEP_SUBMISSIONS.
+        writing(), with the write), for as long as the game exists.
 
-        Forgetting is safe: a repeated form carries the version it was filled in for, which
-        its first post moved on, so without its id it is refused as stale (409, nothing
-        stored) by the version check in the same transaction; the id only lets a double
-        tap or a re-send be answered as done. It is never what stops a second record. A
-        page's chain of waiting writes follows its own last write, always among the newest.
+        Never forgotten: a phone whose answer was lost may send its write again after the
+        table has recorded any number of deals, and the id is what answers it as done
+        (about 80 bytes a write; a purged game takes its ids with it).
         """
         self.db.execute("insert or ignore into submissions (game_id, sid, created, version)"
                         " values (?, ?, ?, ?)", [game_id, sid, now(), version])
-        self.db.execute(
-            "delete from submissions where game_id = ? and rowid not in (select rowid"
-            " from submissions where game_id = ? order by rowid desc limit ?)",
-            [game_id, game_id, KEEP_SUBMISSIONS])
 
     def submission_version(self, game_id: int, sid: str) -> int | None:
         """The version a stored form with this one-time id (any body) left, or None."""
-        # Keys are "sid:digest"; the bare id is matched by prefix (no LIKE: "_" is in ids).
+        # Keys are "sid:digest": the bare id is a range of the primary key (";" follows
+        # ":"), read from its index however many ids the game keeps.
         found = self.db.execute(
-            "select version from submissions where game_id = ? and substr(sid, 1, ?) = ?",
-            [game_id, len(sid) + 1, sid + ":"]).fetchone()
+            "select version from submissions where game_id = ? and sid >= ? and sid < ?"
+            " limit 1", [game_id, sid + ":", sid + ";"]).fetchone()
         return int(found[0]) if found and found[0] is not None else None
 
     def last_record(self, game_id: int, slot: int) -> JsonDict | None:

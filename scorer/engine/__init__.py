@@ -53,6 +53,7 @@ from scorer.engine.records import (
 )
 from scorer.engine.scoring import (
     ReplayState,
+    Seating,
     advance,
     changed,
     checked_parts,
@@ -77,7 +78,7 @@ __all__ = [
     "MARRIAGES", "SUITS", "Adjustment", "Agreements", "BarrelSeat", "Catalog", "Comparison",
     "Event", "compare",
     "Game", "Group", "NextDeal", "Play", "Preset", "Prikup", "Protocol", "Raspis",
-    "Reason", "Record", "Redeal", "ReplayState", "Row", "RuleError", "Spec", "Timeline",
+    "Reason", "Record", "Redeal", "ReplayState", "Seating", "Row", "RuleError", "Spec", "Timeline",
     "advance",
     "catalog", "game_to_json",
     "marriage_value", "parse_game", "parse_record", "raspis_payout", "record_to_json",

@@ -564,10 +564,14 @@ class Scoring:
             barrel.attempts(self)
         if self.after_all or max(score) >= self.after_bar:
             self.after_deal(declarer=rec.declarer if made else None)
+        self.turn(golden, made)
+        return result
+
+    def turn(self, golden: bool, made: bool) -> None:
+        """The deal is over: a golden one counts in its round, and the deal passes left."""
         if golden:
             self.golden_round(made)
-        st.dealer = (st.dealer + 1) % st.players
-        return result
+        self.st.dealer = (self.st.dealer + 1) % self.st.players
 
     def play(self, rec: Play, active: tuple[int, ...]) -> bool:
         """Steps 1–4 and 6 of a played deal; returns whether the contract was made."""
@@ -786,3 +790,58 @@ def _protocol(players: tuple[str, ...], st: State, rows: tuple[Row, ...],
     return Protocol(players=players, rows=rows, score=tuple(st.score),
                     bolts=tuple(st.bolts), barrel=barrel.seats(st, ag), falls=tuple(st.falls),
                     raspis=tuple(st.raspis), next=nxt, winner=st.winner)
+
+
+# --- the seating of the next deals, whatever they score ------------------------------
+
+# What a record can do to the next deal's seating: a played deal made or failed, a
+# concession, a misdeal fine. Any other record (a redeal, another adjustment, a change of
+# agreements) leaves it as it was.
+MOVES = ("made", "failed", "raspis", "misdeal")
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who deals a coming deal, who must take 100, whether it is golden; and the seating
+    each move leads to (its index in what :func:`seatings` returns)."""
+
+    next: NextDeal
+    then: tuple[tuple[str, int], ...]
+
+
+def seatings(state: ReplayState) -> tuple[Seating, ...]:
+    """Every seating the game can reach from ``state`` by MOVES, its own first (none once
+    the game is won).
+
+    A page that keeps deals typed without a connection follows them to seat the next
+    deal. The steps are the engine's own (Scoring.turn, the misdeal fine), run on a copy
+    that scores nothing, so the page never scores (a deal that would win is the server's
+    to refuse when it arrives).
+    """
+    if state.winner is not None:
+        return ()
+    n, ag = len(state.players), state.ag
+    keys = [(state.dealer, state.golden_left, state.golden_made)]
+    found = {keys[0]: 0}
+    moves: list[tuple[tuple[str, int], ...]] = []
+    for dealer, left, made in keys:  # grows while it is walked: at most 4 × 5 × 2 keys
+        then = []
+        for move in MOVES:
+            st = State(players=n, dealer=dealer, golden_left=left, golden_made=made)
+            scoring = Scoring(st, ag)
+            if move == "misdeal":
+                scoring.adjustment(Adjustment(player=dealer, amount=0, reason="misdeal"))
+            else:
+                scoring.turn(left > 0, move == "made")
+            key = (st.dealer, st.golden_left, st.golden_made)
+            if key not in found:
+                found[key] = len(keys)
+                keys.append(key)
+            then.append((move, found[key]))
+        moves.append(tuple(then))
+    out = []
+    for (dealer, left, _made), then_ in zip(keys, moves, strict=True):
+        st = State(players=n, dealer=dealer, golden_left=left)
+        out.append(Seating(NextDeal(dealer=dealer, golden=left > 0, forced_declarer=st.forced(ag),
+                                    active=st.active()), then_))
+    return tuple(out)

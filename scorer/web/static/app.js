@@ -21,7 +21,8 @@
       var r = $("input[name=declarer]:checked", form);
       return r ? r.value : null;
     }
-    function pointInputs() { return $all("input.pts", form); }
+    // A seat that sits this deal out (four players: the dealer) is disabled.
+    function pointInputs() { return $all("input.pts:not(:disabled)", form); }
 
     // The declarer's points follow the others (120 minus them, where the points of three
     // players make 120) until the scorekeeper types into that field: then they are theirs.
