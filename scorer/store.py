@@ -327,6 +327,22 @@ class GameRow:
 
 
 @dataclass(frozen=True)
+class PlaySpan:
+    """When a game was played, from its stored times: created, and its last deal stored."""
+
+    started: str
+    ended: str
+
+    @property
+    def minutes(self) -> int | None:
+        """Whole minutes between the two (None when no time passed: an imported game, whose
+        deals were all stored with the game)."""
+        seconds = (datetime.fromisoformat(self.ended)
+                   - datetime.fromisoformat(self.started)).total_seconds()
+        return round(seconds / 60) if seconds >= 60 else None
+
+
+@dataclass(frozen=True)
 class DealSlot:
     """A deal's place in the game with its latest revision (record None = deleted).
 
@@ -666,6 +682,13 @@ class Store:
         ))
         self._insert_revision(deal_id, 1, record, "add", stamp)
         return top + 1
+
+    def span(self, game_id: int) -> PlaySpan:
+        """When the game started (its row was stored) and when its last deal was stored."""
+        started, ended = self.db.execute(
+            "select created, coalesce((select max(created) from deals where game_id = ?),"
+            " created) from games where id = ?", [game_id, game_id]).fetchone()
+        return PlaySpan(str(started), str(ended))
 
     def live_count(self, game_id: int) -> int:
         """How many of the game's deals are live (their newest revision has a record)."""

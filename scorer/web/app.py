@@ -92,6 +92,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.add_template_filter(signed, "signed")
     app.add_template_filter(number, "number")
     app.add_template_filter(dates.human_date, "human_date")
+    app.add_template_filter(dates.played, "played_for")
+    app.add_template_filter(dates.duration, "duration")
     app.before_request(guard_writes)
     app.after_request(safety_headers)
     app.after_request(compressed)
