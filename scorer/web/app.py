@@ -196,6 +196,7 @@ def guard_writes() -> None:
 def register_blueprints(app: Flask) -> None:
     """Attach one blueprint per feature."""
     from scorer.web import (
+        board,
         club,
         club_new,
         club_pages,
@@ -214,6 +215,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(games.bp)
     app.register_blueprint(game.bp)
     app.register_blueprint(view.bp)
+    app.register_blueprint(board.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(compare.bp)
     app.register_blueprint(club.bp)

@@ -29,7 +29,8 @@ def test_average_length_per_size_and_the_longest_game_by_time(st):
     longest = timed(st, seated(three, ["Аня", "Борис", "Вика"]), 200)
     add(st, seated(three, ["Борис", "Вика", "Аня"]))  # imported: every stamp the same
     board = Club(st.db).records()
-    assert [(g.players, g.games.value, g.minutes) for g in board.lengths] == [(2, 2, 61), (3, 1, 200)]
+    lengths = [(g.players, g.games.value, g.minutes) for g in board.lengths]
+    assert lengths == [(2, 2, 61), (3, 1, 200)]
     assert board.longest_time is not None
     assert (board.longest_time.value, board.longest_time.game_id) == (200, longest)
 
