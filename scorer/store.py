@@ -264,6 +264,26 @@ def inspect(path: str | Path) -> sqlite3.Connection:
     return sqlite3.connect(str(path), timeout=10)
 
 
+def schema_problem(path: str | Path) -> str | None:
+    """Why the database file cannot serve (missing, unreadable, or its schema not current),
+    or None when it opens and every migration is applied: the health check's question.
+
+    Opened read-write without creating (a missing file stays missing) and with no pragma,
+    so asking writes nothing."""
+    try:
+        conn = sqlite3.connect(f"file:{Path(path).resolve()}?mode=rw", uri=True, timeout=5)
+    except sqlite3.Error as exc:
+        return f"cannot open {Path(path).name}: {exc}"
+    try:
+        conn.execute("select count(*) from sqlite_master").fetchone()
+        pending = [m.name for m in migrations.pending(Database(conn))]
+    except sqlite3.Error as exc:
+        return f"cannot read {Path(path).name}: {exc}"
+    finally:
+        conn.close()
+    return f"schema not current: {', '.join(pending)} pending" if pending else None
+
+
 def migrate(db: Database) -> None:
     """Apply any pending schema migrations, then start a new database generation."""
     migrations.apply(db)

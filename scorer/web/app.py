@@ -204,6 +204,7 @@ def register_blueprints(app: Flask) -> None:
         errors,
         game,
         games,
+        health,
         rule_change,
         rules,
         site,
@@ -216,6 +217,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(game.bp)
     app.register_blueprint(view.bp)
     app.register_blueprint(board.bp)
+    app.register_blueprint(health.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(compare.bp)
     app.register_blueprint(club.bp)
