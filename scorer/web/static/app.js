@@ -562,3 +562,56 @@
     Array.prototype.forEach.call(document.querySelectorAll("button[data-copy]"), copier);
   });
 })();
+
+// ==================================================================== awake while scoring ==
+// The scorekeeper's game page holds a screen wake lock while it is visible, with a switch
+// to turn it off (remembered on this phone). The API exists only in a secure context
+// (HTTPS, localhost); elsewhere the switch is shown disabled and says so, once, beside it.
+// No fallback: the one that works without a secure context plays a hidden video.
+(function () {
+  "use strict";
+  var KEY = "thousand.wake";
+
+  function wakeSwitch(box) {
+    var input = box.querySelector("input");
+    var note = box.querySelector(".wake-note");
+    var sentinel = null;
+    box.hidden = false;
+    if (!("wakeLock" in navigator)) {
+      input.checked = false; input.disabled = true;
+      note.textContent = box.dataset.unavailable;
+      return;
+    }
+    input.checked = localStorage.getItem(KEY) !== "off";
+    function hold() {
+      if (!input.checked || sentinel || document.visibilityState !== "visible") { return; }
+      navigator.wakeLock.request("screen").then(function (s) {
+        sentinel = s;
+        box.dataset.held = "1";
+        s.addEventListener("release", function () {
+          if (sentinel === s) { sentinel = null; }
+          delete box.dataset.held;
+        });
+        if (!input.checked) { letGo(); }  // turned off while the request was pending
+      }, function (err) {
+        note.textContent = box.dataset.refused + " (" + err.name + ")";
+      });
+    }
+    function letGo() {
+      if (sentinel) { var s = sentinel; sentinel = null; s.release(); }
+    }
+    input.addEventListener("change", function () {
+      localStorage.setItem(KEY, input.checked ? "on" : "off");
+      note.textContent = "";
+      if (input.checked) { hold(); } else { letGo(); }
+    });
+    // The browser releases the lock when the page is hidden; it is taken again on return.
+    document.addEventListener("visibilitychange", hold);
+    hold();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("wake");
+    if (box) { wakeSwitch(box); }
+  });
+})();
