@@ -205,6 +205,7 @@ def register_blueprints(app: Flask) -> None:
         game,
         games,
         health,
+        offline,
         rule_change,
         rules,
         site,
@@ -218,6 +219,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(view.bp)
     app.register_blueprint(board.bp)
     app.register_blueprint(health.bp)
+    app.register_blueprint(offline.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(compare.bp)
     app.register_blueprint(club.bp)

@@ -91,8 +91,8 @@ def test_over_plain_http_the_switch_says_once_that_it_cannot(live_server, browse
         assert page.locator("#wake").is_visible()
         assert page.is_disabled("#wake-lock") and not page.is_checked("#wake-lock")
         assert page.locator(".wake-note").inner_text().startswith(
-            "Не гасить экран можно только по HTTPS")
-        assert page.get_by_text("Не гасить экран можно только").count() == 1
+            "По обычному http телефон не может ни держать экран включённым, ни открыть игру")
+        assert page.get_by_text("По обычному http").count() == 1
         assert axe_violations(page) == []
     finally:
         chromium.close()

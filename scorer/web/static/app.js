@@ -293,12 +293,17 @@
   function poll(live) {
     var seconds = Math.max(5, parseInt(live.dataset.poll, 10) || 5); // never more often than every 5 s
     var etag = live.dataset.etag || null;
-    var lastOk = new Date();
+    // A page kept by the service worker is as old as the time it was kept.
+    var lastOk = live.dataset.keptAt ? new Date(live.dataset.keptAt) : new Date();
     // Old totals must not pass for current ones: a failed poll says so above the page,
     // with the time of the last answer, until a poll gets through again.
     function reachable(ok) {
       var box = document.getElementById("offline");
-      if (ok) { lastOk = new Date(); if (box) { box.remove(); } return; }
+      if (ok) {
+        lastOk = new Date(); if (box) { box.remove(); }
+        var kept = document.getElementById("kept"); if (kept) { kept.remove(); }
+        return;
+      }
       if (!box) {
         box = document.createElement("p");
         box.id = "offline"; box.className = "offline error"; box.setAttribute("role", "status");
@@ -614,4 +619,23 @@
     var box = document.getElementById("wake");
     if (box) { wakeSwitch(box); }
   });
+})();
+
+// ==================================================================== offline after a reload
+// The service worker (/sw.js) keeps the app shell and the game pages this phone opened, for
+// a reload without a connection. Browsers allow one only in a secure context (HTTPS,
+// localhost); over plain http on the Wi-Fi nothing is registered (the wake lock's switch
+// says so on the scorekeeper's page).
+(function () {
+  "use strict";
+  function offlineShell() {
+    var words = document.getElementById("offline-words");
+    if (!words || !words.dataset.sw || !window.isSecureContext || !("serviceWorker" in navigator)) {
+      return;
+    }
+    // Its scope: the app's root (the script root, where /sw.js is served).
+    var scope = words.dataset.sw.replace(/sw\.js$/, "");
+    navigator.serviceWorker.register(words.dataset.sw, { scope: scope }).catch(function () {});
+  }
+  window.addEventListener("load", offlineShell);
 })();
