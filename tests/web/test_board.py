@@ -58,3 +58,19 @@ def test_the_qr_code_holds_the_read_only_link_of_the_address_asked(table, app):
     assert got.get_data() == out.getvalue()
     db = store.connect(app.config["DATABASE"])
     assert db.execute("select count(*) from games").fetchone()[0] == 1
+
+
+def test_a_watched_board_is_rendered_ahead_as_a_board(table, app):
+    """After a deal the scorekeeper's page renders the watched pages ahead: a TV's board
+    gets its board kept, never the read-only page under the board's address."""
+    game = table.new_game()
+    table.deal(game, declarer="0", contract="100", points_0="100", points_1="10", points_2="10")
+    board = table.view_path(game) + "/board"
+    tv = app.test_client()
+    tag = tv.get(board).headers["ETag"]
+    table.deal(game, action="redeal")
+    table.client.get(game).close()  # a server closes each answer once it is sent: ahead
+    polled = tv.get(board, headers={"If-None-Match": tag})
+    html = polled.get_data(as_text=True)
+    assert polled.status_code == 200 and 'id="board-totals"' in html
+    assert 'id="board-row-2"' in html and 'id="protocol"' not in html
