@@ -26,7 +26,7 @@ from scorer.club import (
     Season,
     SeasonTable,
 )
-from scorer.engine.texts import LANGUAGES, N_, tr
+from scorer.engine.texts import LANGUAGES, N_, duration_text, tr, translations
 from scorer.instance import database
 
 if TYPE_CHECKING:
@@ -124,6 +124,8 @@ def figures_json(club: Club, season: Season, player: int | None) -> dict[str, An
         "players": [club.player(pid, season.id).counts() for pid in listed],
         "table": table_json(table),
         "records": records_json(club.records(season.id)),
+        "game_lengths": [{"players": g.players, "games": g.games.value, "minutes": g.minutes}
+                         for g in club.records(season.id).lengths],
         "unfinished": list(table.unfinished),
     }
     if player is not None:
@@ -150,7 +152,8 @@ def record_json(record: ClubRecord | None) -> dict[str, Any] | None:
 def records_json(board: RecordsBoard) -> dict[str, Any]:
     """The records board as data."""
     return {name: record_json(getattr(board, name)) for name in
-            ("highest_total", "largest_contract", "most_bolts", "most_falls", "longest_game")}
+            ("highest_total", "largest_contract", "most_bolts", "most_falls", "longest_game",
+             "longest_time")}
 
 
 def figure_json(figure: Figure) -> dict[str, Any]:
@@ -237,13 +240,19 @@ def print_text(club: Club, season: Season, player: int | None, lang: str) -> Non
                        ("largest_contract", N_("largest contract made")),
                        ("most_bolts", N_("most bolts in a game")),
                        ("most_falls", N_("most barrel falls in a game")),
-                       ("longest_game", N_("longest game (deals)"))):
+                       ("longest_game", N_("longest game (deals)")),
+                       ("longest_time", N_("longest game (time)"))):
         record = getattr(board, key)
         if record is None:
             print(f"  {tr(lang, label)}: —")
             continue
         who = f"{record.player.name}, " if record.player else ""
-        print(f"  {tr(lang, label)}: {record.value} ({who}{tr(lang, GAME)} {record.game_id})")
+        value = duration_text(record.value, lang) if key == "longest_time" else record.value
+        print(f"  {tr(lang, label)}: {value} ({who}{tr(lang, GAME)} {record.game_id})")
+    for length in board.lengths:
+        print(f"  {tr(lang, N_('Average game length'))}, "
+              f"{translations(lang).gettext('%(num)d players') % {'num': length.players}}: "
+              f"{duration_text(length.minutes, lang)}")
 
 
 def print_player(figures: PlayerFigures, season: str, lang: str) -> None:

@@ -16,7 +16,7 @@ from scorer.engine import Game, Play, Protocol, Row, marriage_value
 Summary = dict[str, Any]
 FALL_CAUSES = ("attempts", "push_off", "simultaneous")
 # Bumped when summarize counts something new: a stored summary of another shape is stale.
-SHAPE = 1
+SHAPE = 2  # 2: the summary keeps when the game started (its length of play)
 
 
 def places(score: tuple[int, ...] | list[int], winner: int | None) -> list[int]:

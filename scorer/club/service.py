@@ -377,8 +377,9 @@ def summary_from(row: store.GameRow, records: list[dict[str, Any]], ended: str) 
         game = parse_game(log_with(row.head, records))
         summary = summarize(game, replay(game))
     except (RuleError, ValueError, TypeError, KeyError):
-        return {"shape": SHAPE, "broken": True, "date": date, "ended": ended}
-    return {**summary, "date": date, "ended": ended}
+        return {"shape": SHAPE, "broken": True, "date": date, "ended": ended,
+                "started": row.created}
+    return {**summary, "date": date, "ended": ended, "started": row.created}
 
 
 def checked_season(name: str, start: str, end: str, points: dict[int, Sequence[float]] | None
