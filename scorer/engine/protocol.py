@@ -78,7 +78,7 @@ REASON_TEXTS: dict[str, Text] = {
     "bolt_run_afresh": Text(N_("bolts now count in a row: the run starts at 0"), "bolt_penalty"),
     "barrel_last_attempt": Text(N_("fewer barrel attempts: the next one is the last"),
                                 "barrel_attempts"),
-    "golden_keeps_dealer": Text(N_("golden round: the same dealer deals again"),
+    "golden_keeps_dealer": Text(N_("golden round: the dealer stays the same"),
                                 "misdeal_passes_deal"),
 }
 
