@@ -22,7 +22,15 @@ from scorer.engine import (
     resolve_agreements,
     word,
 )
-from scorer.engine.texts import DEFAULT, LANGUAGES, N_, format_date, tr, translations
+from scorer.engine.texts import (
+    DEFAULT,
+    LANGUAGES,
+    N_,
+    format_date,
+    played_for,
+    tr,
+    translations,
+)
 from scorer.marks import number, signed
 from scorer.paths import data_dir
 
@@ -257,8 +265,9 @@ def appendix_rows(game: Game, protocol: Protocol, lang: str) -> list[dict[str, A
 
 
 def sheet_context(game: Game, protocol: Protocol, *, lang: str = "ru", landscape: bool = False,
-                  appendix: bool = False) -> dict[str, Any]:
-    """Everything the sheet template shows, as plain strings and lists."""
+                  appendix: bool = False, minutes: int | None = None) -> dict[str, Any]:
+    """Everything the sheet template shows, as plain strings and lists (minutes: how long
+    the game was played, from the store's times; the log itself keeps no clock)."""
     lang = lang if lang in LANGUAGES else DEFAULT
     t = words(lang)
     rows = protocol_rows(game, protocol, lang)
@@ -266,6 +275,7 @@ def sheet_context(game: Game, protocol: Protocol, *, lang: str = "ru", landscape
         "lang": lang, "t": t, "landscape": landscape,
         "title": game.title or t["title"],
         "date": format_date(game.date, lang), "place": game.place or "",
+        "played_for": played_for(minutes, lang, short=True) if minutes else "",
         "notes": game.notes or "", "players": list(game.players),
         "colours": [colour(s) for s in range(len(game.players))],
         "preset": preset_title(game, lang), "agreements": agreement_lines(game, lang),
@@ -286,10 +296,11 @@ def sheet_context(game: Game, protocol: Protocol, *, lang: str = "ru", landscape
 
 
 def sheet_html(game: Game, *, lang: str = "ru", landscape: bool = False,
-               appendix: bool = False) -> str:
+               appendix: bool = False, minutes: int | None = None) -> str:
     """Replay the game and fill the sheet template (HTML with its CSS inline)."""
     protocol = replay(game)
-    context = sheet_context(game, protocol, lang=lang, landscape=landscape, appendix=appendix)
+    context = sheet_context(game, protocol, lang=lang, landscape=landscape, appendix=appendix,
+                            minutes=minutes)
     return _environment().get_template("sheet/sheet.html").render(**context)
 
 
@@ -302,7 +313,8 @@ def html_to_pdf(html: str, fetcher: URLFetcher | None = None) -> bytes:
 
 
 def render_sheet(game: Game, *, lang: str = "ru", landscape: bool = False,
-                 appendix: bool = False) -> bytes:
+                 appendix: bool = False, minutes: int | None = None) -> bytes:
     """Return the PDF protocol sheet of a game (finished or not)."""
-    return html_to_pdf(sheet_html(game, lang=lang, landscape=landscape, appendix=appendix))
+    return html_to_pdf(sheet_html(game, lang=lang, landscape=landscape, appendix=appendix,
+                                  minutes=minutes))
 

@@ -33,9 +33,6 @@ from scorer.engine import MAX_DEALS, log_with, name_key
 # growing back-off, which turns a short wait into a long tail under concurrent posts.
 _WRITE_LOCK = threading.Lock()
 
-# One-time ids kept per game: the forms of its last writes (a double tap, a re-send, a
-# phone that lost the answer); see note_submission for why forgetting older ones is safe.
-KEEP_SUBMISSIONS = 20
 # Days a deleted game is kept (listed as «deleted — undo») before purge_deleted removes it.
 DELETED_DAYS = 7
 
@@ -180,6 +177,54 @@ def m010_agreement_revisions(db: Database) -> None:
                " (game_id, rev)")
 
 
+# What every table of the migrated schema is to a backup: KEPT rows are the club's data
+# (``backup`` copies them, ``restore`` checks and copies them row by row, ``export-all``
+# writes them); DERIVED ones are made again from the kept rows (``restore`` and ``migrate``
+# fill them, so a tampered cache cannot come back with a restore). A migration that adds
+# a table adds it here too: tests/reliability/test_restore_rows.py fails until then.
+KEPT, DERIVED = "kept", "derived"
+
+
+@dataclass(frozen=True)
+class TableRole:
+    """One table of the schema: kept or derived, and whether the game logs carry it."""
+
+    name: str
+    role: str  # KEPT or DERIVED
+    # export-all writes it as the GAME-FORMAT logs (their live state: a deal's earlier
+    # revisions and the links are only in a backup); the other kept tables go to tables.json
+    logged: bool = False
+
+
+SCHEMA = (
+    TableRole("games", KEPT, logged=True),  # the log's head, links, shelf
+    TableRole("deals", KEPT, logged=True),  # deal slots
+    TableRole("revisions", KEPT, logged=True),  # every state of every deal
+    TableRole("submissions", KEPT),  # one-time ids of stored forms
+    TableRole("players", KEPT),
+    TableRole("seat_links", KEPT),
+    TableRole("club_games", KEPT),
+    TableRole("club_changes", KEPT),
+    TableRole("seasons", KEPT),
+    TableRole("club_shares", KEPT),
+    TableRole("agreement_revisions", KEPT),  # rule changes from the start, and their undo
+    TableRole("totals", DERIVED),  # end totals per game version: replayed
+    TableRole("club_summaries", DERIVED),  # per-seat figures per game version: replayed
+    TableRole("meta", DERIVED),  # the file's generation and the club's change counter
+    TableRole("_sqlite_migrations", DERIVED),  # written by migrate
+)
+
+
+def kept_tables() -> tuple[str, ...]:
+    """The kept tables, in the order a restore copies them (a game before its deals)."""
+    return tuple(t.name for t in SCHEMA if t.role == KEPT)
+
+
+def derived_tables() -> tuple[str, ...]:
+    """The tables a restore makes again instead of copying."""
+    return tuple(t.name for t in SCHEMA if t.role == DERIVED)
+
+
 def link_host_games(db: Database) -> int:
     """Link every seat of the host's games (guest = 0, not deleted) that has no link yet,
     by name: to the player an earlier seat with that name is linked to, or to the player
@@ -266,20 +311,78 @@ def inspect(path: str | Path) -> sqlite3.Connection:
     return sqlite3.connect(str(path), timeout=10)
 
 
-def quick_check(path: str | Path) -> list[str]:
-    """What SQLite's ``PRAGMA quick_check`` finds in a file (["ok"] when sound), on an
-    inspect() connection, closed after (sqlite3.DatabaseError if it cannot be read)."""
-    conn = inspect(path)
+def integrity_check(conn: sqlite3.Connection) -> list[str]:
+    """What SQLite's ``PRAGMA integrity_check`` finds (["ok"] when sound): unlike
+    quick_check it also finds an index that disagrees with its table."""
+    return [str(row[0]) for row in conn.execute("PRAGMA integrity_check").fetchall()]
+
+
+class NewerSchemaError(sqlite3.DatabaseError):
+    """The file was made by a newer version of the app (a database error, so every command
+    that reports SQLite's errors in one line reports this one too)."""
+
+    def __init__(self, names: str):
+        super().__init__(f"written by a newer version of scorer (schema {names})")
+        self.names = names
+
+
+def newer_schema(conn: sqlite3.Connection) -> str | None:
+    """What says the file was made by a newer version of the app (migrations this one does
+    not know, or a higher ``PRAGMA user_version``), or None."""
+    known = {m.name for m in migrations._migrations}
+    tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
+    applied: set[str] = set()
+    if "_sqlite_migrations" in tables:
+        applied = {str(r[0]) for r in conn.execute(
+            "select name from _sqlite_migrations where migration_set = ?", [migrations.name])}
+    unknown = sorted(applied - known)
+    if unknown:
+        return ", ".join(unknown)
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version > schema_version():
+        return f"user_version {version} > {schema_version()}"
+    return None
+
+
+def schema_problem(path: str | Path) -> str | None:
+    """Why the database file cannot serve (missing, unreadable, or its schema not current),
+    or None when it opens and every migration is applied: the health check's question.
+
+    Opened read-write without creating (a missing file stays missing) and with no pragma,
+    so asking writes nothing."""
     try:
-        return [str(row[0]) for row in conn.execute("PRAGMA quick_check").fetchall()]
+        conn = sqlite3.connect(f"file:{Path(path).resolve()}?mode=rw", uri=True, timeout=5)
+    except sqlite3.Error as exc:
+        return f"cannot open {Path(path).name}: {exc}"
+    try:
+        conn.execute("select count(*) from sqlite_master").fetchone()
+        newer = newer_schema(conn)
+        pending = [m.name for m in migrations.pending(Database(conn))]
+    except sqlite3.Error as exc:
+        return f"cannot read {Path(path).name}: {exc}"
     finally:
         conn.close()
+    if newer:
+        return f"schema newer than this version: {newer}"
+    return f"schema not current: {', '.join(pending)} pending" if pending else None
 
 
 def migrate(db: Database) -> None:
-    """Apply any pending schema migrations, then start a new database generation."""
+    """Apply any pending schema migrations, then start a new database generation; refuse
+    (NewerSchemaError) a file a newer version made, whose schema this one cannot know."""
+    newer = newer_schema(db.conn)
+    if newer:
+        raise NewerSchemaError(newer)
     migrations.apply(db)
+    # The number of migrations, where any SQLite tool shows it: a file a newer version
+    # made says so even without its _sqlite_migrations rows.
+    db.execute(f"PRAGMA user_version = {schema_version()}")
     new_generation(db)
+
+
+def schema_version() -> int:
+    """The schema this version of the app makes: how many migrations it knows."""
+    return len(migrations._migrations)
 
 
 def new_generation(db: Database) -> str:
@@ -339,6 +442,22 @@ class GameRow:
 
 
 @dataclass(frozen=True)
+class PlaySpan:
+    """When a game was played, from its stored times: created, and its last deal stored."""
+
+    started: str
+    ended: str
+
+    @property
+    def minutes(self) -> int | None:
+        """Whole minutes between the two (None when no time passed: an imported game, whose
+        deals were all stored with the game)."""
+        seconds = (datetime.fromisoformat(self.ended)
+                   - datetime.fromisoformat(self.started)).total_seconds()
+        return round(seconds / 60) if seconds >= 60 else None
+
+
+@dataclass(frozen=True)
 class DealSlot:
     """A deal's place in the game with its latest revision (record None = deleted).
 
@@ -349,6 +468,16 @@ class DealSlot:
 
     id: int
     seq: int
+    record: JsonDict | None
+    rev: int = 1  # how many revisions the slot has (its latest one's number)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One stored revision of a game's deal: its slot, what was done, the record it left."""
+
+    slot: int
+    note: str  # add, edit, delete, restore
     record: JsonDict | None
 
 
@@ -405,20 +534,26 @@ class Store:
     # -- games ---------------------------------------------------------------
 
     def create_game(self, head: JsonDict, records: list[JsonDict] | None = None, *,
-                    guest: bool = False, totals: Totals | None = None) -> GameRow:
+                    guest: bool = False, totals: Totals | None = None,
+                    guest_cap: int | None = None) -> GameRow:
         """Store a new game (and optionally its deals, with their end totals) and return it."""
         return self.create_games([(head, records or [])], guest=guest,
-                                 totals=None if totals is None else [totals])[0]
+                                 totals=None if totals is None else [totals],
+                                 guest_cap=guest_cap)[0]
 
     def create_games(self, logs: list[tuple[JsonDict, list[JsonDict]]], *,
-                     guest: bool = False, totals: list[Totals] | None = None
-                     ) -> list[GameRow]:
+                     guest: bool = False, totals: list[Totals] | None = None,
+                     guest_cap: int | None = None) -> list[GameRow]:
         """Store several games with their deals in one transaction: all of them or none.
 
         totals: each log's (winner, end scores), stored with it, so the games list never
-        has to replay an imported game (a flood of them made the host's first view slow)."""
+        has to replay an imported game (a flood of them made the host's first view slow).
+        guest_cap: guests' games may not grow past it (GuestCapError), counted under the
+        write lock, so guests creating at once cannot all pass a check made before it."""
         stamp = now()
         with self.writing():
+            if guest and guest_cap is not None and self.guest_games() + len(logs) > guest_cap:
+                raise GuestCapError(guest_cap)
             ids = [self._insert_game(head, records, stamp, guest) for head, records in logs]
             for game_id, (winner, score) in zip(ids, totals or [], strict=False):
                 self.db.execute(
@@ -613,7 +748,7 @@ class Store:
         """Every deal slot of the game in order, with its latest revision."""
         rows = self._query(
             """
-            select d.seq, r.record from deals d
+            select d.seq, r.record, r.rev from deals d
             join revisions r on r.deal_id = d.id
             where d.game_id = ? and r.rev = (
                 select max(rev) from revisions where deal_id = d.id)
@@ -622,9 +757,24 @@ class Store:
             [game_id],
         )
         return [
-            DealSlot(r["seq"], r["seq"], json.loads(r["record"]) if r["record"] else None)
+            DealSlot(r["seq"], r["seq"], json.loads(r["record"]) if r["record"] else None,
+                     r["rev"])
             for r in rows
         ]
+
+    def changes_after(self, game_id: int, seen: int, limit: int) -> list[Change]:
+        """The game's deal revisions after its first ``seen`` ones (a page's count of
+        them), oldest first, at most ``limit``: what was stored since that page was made.
+
+        A game's revisions are never removed, so their count only grows; the count is the
+        game's own, so it says nothing of other games on the server.
+        """
+        rows = self.db.execute(
+            "select d.seq, r.note, r.record from revisions r join deals d on d.id = r.deal_id"
+            " where d.game_id = ? order by r.id limit ? offset ?",
+            [game_id, limit, seen]).fetchall()
+        return [Change(int(seq), str(note), json.loads(record) if record else None)
+                for seq, note, record in rows]
 
     def log(self, game_id: int) -> JsonDict:
         """The stored game as a docs/GAME-FORMAT.md log: its head and live records."""
@@ -678,6 +828,13 @@ class Store:
         ))
         self._insert_revision(deal_id, 1, record, "add", stamp)
         return top + 1
+
+    def span(self, game_id: int) -> PlaySpan:
+        """When the game started (its row was stored) and when its last deal was stored."""
+        started, ended = self.db.execute(
+            "select created, coalesce((select max(created) from deals where game_id = ?),"
+            " created) from games where id = ?", [game_id, game_id]).fetchone()
+        return PlaySpan(str(started), str(ended))
 
     def live_count(self, game_id: int) -> int:
         """How many of the game's deals are live (their newest revision has a record)."""
@@ -823,27 +980,22 @@ class Store:
 
     def note_submission(self, game_id: int, sid: str, version: int | None = None) -> None:
         """Remember a stored form's one-time id and the version it left (call inside
-        writing(), with the write), and forget the game's older ones past KEEP_SUBMISSIONS.
+        writing(), with the write), for as long as the game exists.
 
-        Forgetting is safe: a repeated form carries the version it was filled in for, which
-        its first post moved on, so without its id it is refused as stale (409, nothing
-        stored) by the version check in the same transaction; the id only lets a double
-        tap or a re-send be answered as done. It is never what stops a second record. A
-        page's chain of waiting writes follows its own last write, always among the newest.
+        Never forgotten: a phone whose answer was lost may send its write again after the
+        table has recorded any number of deals, and the id is what answers it as done
+        (about 80 bytes a write; a purged game takes its ids with it).
         """
         self.db.execute("insert or ignore into submissions (game_id, sid, created, version)"
                         " values (?, ?, ?, ?)", [game_id, sid, now(), version])
-        self.db.execute(
-            "delete from submissions where game_id = ? and rowid not in (select rowid"
-            " from submissions where game_id = ? order by rowid desc limit ?)",
-            [game_id, game_id, KEEP_SUBMISSIONS])
 
     def submission_version(self, game_id: int, sid: str) -> int | None:
         """The version a stored form with this one-time id (any body) left, or None."""
-        # Keys are "sid:digest"; the bare id is matched by prefix (no LIKE: "_" is in ids).
+        # Keys are "sid:digest": the bare id is a range of the primary key (";" follows
+        # ":"), read from its index however many ids the game keeps.
         found = self.db.execute(
-            "select version from submissions where game_id = ? and substr(sid, 1, ?) = ?",
-            [game_id, len(sid) + 1, sid + ":"]).fetchone()
+            "select version from submissions where game_id = ? and sid >= ? and sid < ?"
+            " limit 1", [game_id, sid + ":", sid + ";"]).fetchone()
         return int(found[0]) if found and found[0] is not None else None
 
     def last_record(self, game_id: int, slot: int) -> JsonDict | None:
@@ -877,6 +1029,14 @@ class LimitError(Exception):
     def __init__(self, limit: int):
         super().__init__(f"at most {limit} deals per game")
         self.limit = limit
+
+
+class GuestCapError(Exception):
+    """Guests already hold the most games allowed (not deleted), all of them together."""
+
+    def __init__(self, cap: int):
+        super().__init__(f"guests hold {cap} games already")
+        self.cap = cap
 
 
 class StaleError(Exception):

@@ -28,6 +28,7 @@ def run(script: str, args: list[str]) -> str:
     ("flood.py", ["--games", "2", "--deals", "20"], "host's first list view: 200"),
     ("stats.py", ["--games", "8", "--rounds", "5", "--repeat", "1"], "full rebuild"),
     ("cpu.py", ["--sizes", "20", "--deals", "3"], "the whole deal"),
+    ("startup.py", ["--games", "2", "--deals", "20", "--repeat", "1"], "the whole start check"),
     # Its workloads natively: valgrind, which counts them, is not part of the test set-up.
     ("instructions.py", ["--native", "--size", "20", "--count", "2"], "bare route: ran 2"),
 ])

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlite_utils import Database
 
-from scorer import store
+from scorer import store, store_checks
 from scorer.cli.replay import InputError
 from scorer.club import Club
 from scorer.engine import (
@@ -57,6 +57,9 @@ MAX_MEMBERS = 10_000
 # a small zip can claim gigabytes (a zip bomb).
 MAX_TOTAL_BYTES = 256 * 1024 * 1024
 TABLES = {"games", "deals", "revisions"}
+# The zip member of export-all that holds the kept tables the game logs do not carry
+# (store.SCHEMA); import skips it.
+TABLES_MEMBER = "tables.json"
 
 
 def register(subparsers: Subparsers) -> None:
@@ -103,6 +106,9 @@ def as_input_error(err: Exception) -> InputError:
     """Word a failure of the file system or of SQLite as a refusal (text from the OS)."""
     if isinstance(err, InputError):
         return err
+    if isinstance(err, store.NewerSchemaError):
+        newer = N_("written by a newer version of scorer (schema {names})")
+        return InputError("--instance", newer, names=err.names)
     if isinstance(err, store.LimitError):
         return InputError("deals", N_("a game holds at most {max} deals"), max=err.limit)
     if isinstance(err, OSError):
@@ -162,18 +168,22 @@ def run_backup(args: argparse.Namespace) -> int:
         source = existing_database(args.instance)
         target = new_file(args.path)
         written_atomically(target, lambda part: copy_database(source, part))
-        count = count_games(target)
+        counts = kept_counts(target)
     except (InputError, OSError, sqlite3.Error) as err:
         return fail("backup", err, args.lang)
-    print(f"backup: {count} games copied from {source} to {target}")
+    print(f"backup: {counts.get('games', 0)} games copied from {source} to {target}")
+    print("backup: kept rows: " + ", ".join(f"{t} {n}" for t, n in counts.items()))
     return 0
 
 
-def count_games(path: Path) -> int:
-    """How many games a database file holds."""
+def kept_counts(path: Path) -> dict[str, int]:
+    """How many rows each kept table of a database file holds (store.SCHEMA)."""
     db = store.connect(path)
     try:
-        return int(db.execute("select count(*) from games").fetchone()[0])
+        present = {r[0] for r in db.execute("select name from sqlite_master"
+                                            " where type = 'table'")}
+        return {t: int(db.execute(f"select count(*) from [{t}]").fetchone()[0])
+                for t in store.kept_tables() if t in present}
     finally:
         db.close()
 
@@ -202,17 +212,10 @@ def check_source(db: Database, path: Path) -> None:
 
 def check_schema_version(db: Database, path: Path) -> None:
     """Refuse a backup whose schema has migrations this version does not know (a newer app)."""
-    known = {m.name for m in store.migrations._migrations}
-    applied = set()
-    names = {r[0] for r in db.execute("select name from sqlite_master where type = 'table'")}
-    if "_sqlite_migrations" in names:
-        applied = {r[0] for r in db.execute(
-            "select name from _sqlite_migrations where migration_set = ?",
-            [store.migrations.name]).fetchall()}
-    unknown = sorted(applied - known)
-    if unknown:
+    newer = store_checks.newer_schema(db)
+    if newer:
         raise InputError(str(path), N_("written by a newer version of scorer (schema {names})"),
-                         names=", ".join(unknown))
+                         names=newer)
 
 
 def table_columns(db: Database, tables: Iterable[str]) -> dict[str, list[Column]]:
@@ -221,12 +224,10 @@ def table_columns(db: Database, tables: Iterable[str]) -> dict[str, list[Column]
                 db.execute(f"PRAGMA table_info([{t}])").fetchall()] for t in tables}
 
 
-# The tables a restore copies row by row. Everything else of the backup (its schema,
-# indexes, triggers, views, the cached totals and the club's summaries) is left behind: the
+# A restore copies the kept tables of store.SCHEMA row by row. Everything else of the
+# backup (its schema, indexes, triggers, views, the derived tables) is left behind: the
 # rows go into a database the app has just made itself, so a trigger copied into a backup
-# can never run here.
-COPIED = ("games", "deals", "revisions", "submissions", "players", "seat_links", "club_games",
-          "club_changes", "seasons", "club_shares")
+# can never run here, and the derived tables are made again from the kept rows.
 
 
 def copy_rows(db: Database, source: Path, staged: Path) -> None:
@@ -238,7 +239,7 @@ def copy_rows(db: Database, source: Path, staged: Path) -> None:
         with db.conn:
             # A merged player may point at a player copied after it.
             db.execute("PRAGMA defer_foreign_keys = ON")
-            for table in COPIED:
+            for table in store.kept_tables():
                 if table not in present and table not in TABLES:
                     continue  # a backup from before one-time ids (or the club) were kept
                 names = [c[1] for c in db.execute(f"PRAGMA main.table_info([{table}])")]
@@ -266,7 +267,7 @@ _STORAGE = {"INTEGER": "integer", "TEXT": "text"}
 def check_restored_schema(db: Database, path: Path) -> None:
     """Refuse copied rows whose stored values have another type than their column's, or
     whose JSON columns do not hold JSON."""
-    found = table_columns(db, COPIED)
+    found = table_columns(db, store.kept_tables())
     for table, columns in found.items():
         for name, kind, not_null, _pk in columns:
             allowed = [_STORAGE.get(kind, "")] + ([] if not_null else ["null"])
@@ -337,16 +338,29 @@ def prepared_copy(source: Path, part: Path) -> int:
             copy_rows(db, source, staged)
             check_restored_schema(db, source)
             count = check_games(db, source)
+            check_kept_rows(db, source)
             # The club's summaries are derived: made again, each game replayed once (the
             # host's games of a backup from before the club are linked by name first).
-            club = Club(db)
-            club.state()
+            try:
+                Club(db).state()
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError,
+                    RecursionError) as exc:  # a check missed something: still one line
+                raise InputError(f"{source}: club", N_("the club's data does not read "
+                                                       "({error})"), error=exc) from None
             check_integrity(db, source)
             return count
         finally:
             db.close()
     finally:
         staged.unlink(missing_ok=True)
+
+
+def check_kept_rows(db: Database, source: Path) -> None:
+    """Refuse the first kept row the app would never have written (scorer.store_checks)."""
+    try:
+        store_checks.check_rows(db)
+    except store_checks.RowError as err:
+        raise InputError(f"{source}: {err.where}", "{refusal}", refusal=err) from None
 
 
 def check_source_file(staged: Path, source: Path) -> None:
@@ -404,15 +418,30 @@ def run_restore(args: argparse.Namespace) -> int:
     return 0
 
 
-def game_logs(path: Path) -> list[tuple[int, Log]]:
-    """(game id, GAME-FORMAT log) of every stored game, oldest first, from one snapshot."""
+def game_logs(path: Path) -> tuple[list[tuple[int, Log]], dict[str, list[Log]]]:
+    """(game id, GAME-FORMAT log) of every stored game, oldest first, and the rows of every
+    kept table the logs do not carry (store.SCHEMA), from one snapshot."""
     st = store.Store(store.connect(path))
     try:
         with st.snapshot():
             rows = sorted(st.games(None), key=lambda r: r.id)
-            return [(r.id, export_log(st.log(r.id))) for r in rows]
+            logs = [(r.id, export_log(st.log(r.id))) for r in rows]
+            return logs, kept_rows(st.db)
     finally:
         st.db.close()
+
+
+def kept_rows(db: Database) -> dict[str, list[Log]]:
+    """{table: its rows as objects} of the kept tables the game logs do not carry."""
+    present = {r[0] for r in db.execute("select name from sqlite_master where type = 'table'")}
+    out = {}
+    for table in store.SCHEMA:
+        if table.role != store.KEPT or table.logged or table.name not in present:
+            continue
+        cursor = db.execute(f"select * from [{table.name}] order by rowid")
+        names = [d[0] for d in cursor.description]
+        out[table.name] = [dict(zip(names, row, strict=True)) for row in cursor]
+    return out
 
 
 def export_log(log: Log) -> Log:
@@ -435,13 +464,14 @@ def run_export_all(args: argparse.Namespace) -> int:
     try:
         source = existing_database(args.instance)
         target = new_file(args.path)
-        logs = game_logs(source)
+        logs, tables = game_logs(source)
 
         def write(part: Path) -> None:
             with zipfile.ZipFile(part, "w", compression=zipfile.ZIP_DEFLATED) as zf:
                 for game_id, log in logs:
                     body = json.dumps(log, ensure_ascii=False, indent=1) + "\n"
                     zf.writestr(member_name(game_id, log), body)
+                zf.writestr(TABLES_MEMBER, json.dumps(tables, ensure_ascii=False, indent=1))
 
         written_atomically(target, write)
     except (InputError, OSError, sqlite3.Error) as err:
@@ -460,7 +490,9 @@ def read_documents(path: Path) -> list[tuple[str, bytes]]:
         return [(path.name, path.read_bytes())]
     try:
         with zipfile.ZipFile(path) as zf:
-            members = [i for i in zf.infolist() if not i.is_dir()]
+            # export-all's club data and rule-change history: not a game log.
+            members = [i for i in zf.infolist()
+                       if not i.is_dir() and i.filename != TABLES_MEMBER]
             if len(members) > MAX_MEMBERS:
                 raise InputError(str(path), N_("more than {max} files"), max=MAX_MEMBERS)
             for info in members:

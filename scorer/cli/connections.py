@@ -76,18 +76,53 @@ class TimedChannel(HTTPChannel):
 # The servers and channels below are waitress internals that types-waitress describes
 # loosely (active_channels is a dict, not a channel), so they are typed Any here.
 def guard(server: Any, per_address: int, request_seconds: float) -> None:
-    """Add the per-address cap and the request deadline to every listening socket."""
+    """Add the per-address cap, room for a newcomer at the total cap, and the request
+    deadline to every listening socket."""
     sockets = server.map.values() if hasattr(server, "effective_listen") else [server]
     for listener in list(sockets):
         if isinstance(listener, BaseWSGIServer):
-            # Waitress calls both as plain attributes; the stubs declare a class and a method.
+            # Waitress calls these as plain attributes; the stubs declare a class and methods.
             listener.channel_class = _admission(listener, per_address)  # type: ignore[assignment]
             listener.maintenance = _maintenance(  # type: ignore[method-assign, assignment]
                 listener, request_seconds)
+            listener.readable = _readable(listener)  # type: ignore[method-assign]
+
+
+def _full(srv: Any) -> bool:
+    """Whether the server holds as many connections as it may."""
+    return len(srv.active_channels) >= int(srv.adj.connection_limit)
+
+
+def _victim(srv: Any) -> Any:
+    """The connection that gives way to a newcomer at the cap: the one whose request has
+    been arriving the longest, else the one idle the longest; None when every connection
+    has a request being answered or an answer being sent."""
+    best, best_key = None, (2, 0.0)
+    for channel in srv.active_channels.values():
+        if channel.requests or channel.total_outbufs_len or channel.will_close:
+            continue
+        since = getattr(channel, "receiving_since", None)
+        key = (0, since) if since is not None else (1, channel.last_activity)
+        if key < best_key:
+            best, best_key = channel, key
+    return best
+
+
+def _readable(listener: Any) -> Callable[[], bool]:
+    """Waitress stops accepting at the total cap, so a crowd of slow connections that
+    fills it locks every phone out; keep accepting while a connection can give way."""
+    stops = listener.readable
+
+    def readable() -> bool:
+        """Accept under the cap (waitress' own test), and at it while someone can yield."""
+        return bool(stops()) or (listener.accepting and _victim(listener) is not None)
+
+    return readable
 
 
 def _admission(listener: Any, per_address: int) -> Callable[..., TimedChannel | None]:
-    """The channel factory waitress calls on accept: refuse an address past its cap."""
+    """The channel factory waitress calls on accept: refuse an address past its cap; at
+    the total cap, close the slowest half-open connection to make room."""
 
     def admit(srv: Any, conn: socket.socket, addr: Any, adj: Any,
               map: Any = None) -> TimedChannel | None:
@@ -98,6 +133,12 @@ def _admission(listener: Any, per_address: int) -> Callable[..., TimedChannel | 
         if held >= per_address:
             conn.close()
             return None
+        if _full(srv):
+            victim = _victim(srv)
+            if victim is None:  # every connection is being answered: no room after all
+                conn.close()
+                return None
+            victim.handle_close()
         return TimedChannel(srv, conn, addr, adj, map=map)
 
     return admit

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from scorer.engine import Game, RuleError, catalog, load_game, replay, resolve_agreements
 from scorer.engine.texts import LANGUAGES, N_, tr
@@ -27,6 +27,14 @@ def register(sub: Subparsers) -> None:
     a.set_defaults(func=run_agreements)
 
 
+@runtime_checkable
+class Worded(Protocol):
+    """A refusal that words itself in any language (scorer.store_checks.RowError)."""
+
+    def text(self, lang: str = "en") -> str:
+        """The refusal in ``lang``."""
+
+
 class InputError(Exception):
     """Bad input that breaks no rule of the game: a file that cannot be read, say."""
 
@@ -36,7 +44,8 @@ class InputError(Exception):
 
     def text(self, lang: str = "en") -> str:
         """The problem worded in ``lang`` (a wrapped engine refusal keeps its own words)."""
-        params = {key: value.message(lang) if isinstance(value, RuleError) else value
+        params = {key: value.message(lang) if isinstance(value, RuleError) else
+                  value.text(lang) if isinstance(value, Worded) else value
                   for key, value in self.params.items()}
         return tr(lang, self.msgid).format(**params)
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ctypes
 import gc
 import logging
 import os
 import socket
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
     from waitress.server import BaseWSGIServer, MultiSocketServer
 
     from scorer.cli import Subparsers
+    from scorer.cli.replica import Replica
 
 THREADS = 8
 
@@ -37,6 +40,9 @@ REQUEST_SECONDS = 60
 MAX_HEADER_BYTES = 64 * 1024
 # Middle-generation passes between two full garbage collections (Python's default is 10).
 FULL_PASS_EVERY = 100
+# glibc's mallopt() parameter, and the size from which a buffer gets pages of its own.
+M_MMAP_THRESHOLD = -3
+MMAP_THRESHOLD = 128 * 1024
 
 
 def waitress_options(open_files: int | None = None) -> dict[str, Any]:
@@ -72,6 +78,23 @@ def settle_heap() -> None:
     gc.set_threshold(young, middle, FULL_PASS_EVERY)
 
 
+def settle_allocator() -> None:
+    """Make glibc give a large buffer's memory back to the system when it is freed.
+
+    glibc serves a buffer of 128 KB or more with pages of its own, but once such a buffer
+    is freed it raises that threshold to the buffer's size (up to 32 MB), and later buffers
+    come from its per-thread heaps, which keep what they grew. An import decodes a 1 MB
+    file into megabytes of lists and text: after eight at once the server kept 30-50 MB
+    more for good. A fixed threshold keeps it at 10-15 MB. Other C libraries (macOS, musl)
+    are left as they are.
+    """
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+
+
 def register(subparsers: Subparsers) -> None:
     """Add the ``serve`` subcommand."""
     p = subparsers.add_parser("serve", help="run the web app for phones on the local network")
@@ -85,6 +108,9 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--lang", choices=LANGUAGES, default=None,
                    help="the instance's language for browsers that ask for none of ours "
                         "(default: config key SCORER_LANGUAGE, else ru)")
+    p.add_argument("--replicate", metavar="DEST",
+                   help="stream the database to DEST with Litestream: a folder, s3://… or "
+                        "sftp://… (restored from it first when the database is missing)")
     p.set_defaults(func=run)
 
 
@@ -154,7 +180,8 @@ def checked_database(path: Path) -> bool:
         print(dbcheck.refusal(path, found), file=sys.stderr)
         return False
     if seconds:
-        print(f"check: {path.name} is sound (PRAGMA quick_check, {seconds * 1000:.0f} ms)",
+        print(f"check: {path.name} is sound (PRAGMA integrity_check, schema, club rows,"
+              f" {seconds * 1000:.0f} ms)",
               flush=True)
     return True
 
@@ -166,6 +193,7 @@ def unwritable(exc: OSError | sqlite3.Error) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Create the instance on first start, listen, print the link and QR, and serve."""
+    settle_allocator()
     # create_app() reads $SCORER_INSTANCE: the same folder the other commands resolve.
     os.environ["SCORER_INSTANCE"] = str(instance_folder(args.instance))
     # Imported here: the app pulls in Flask, Jinja and the blueprints, which every other
@@ -188,6 +216,11 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:  # the lock file cannot be made: a read-only folder, a full disk
         print(f"serve: --instance: cannot write to {path.parent} ({unwritable(exc)}); "
               "the data folder must be writable and have free space", file=sys.stderr)
+        return 2
+    try:
+        replica = replicated(path, getattr(args, "replicate", None))
+    except ValueError as exc:  # the replica's error: no binary, a bad DEST, a failed restore
+        print(f"serve: --replicate: {exc}", file=sys.stderr)
         return 2
     if not checked_database(path):  # before the app migrates (writes to) the file
         return 2
@@ -221,7 +254,35 @@ def run(args: argparse.Namespace) -> int:
     print(banner(url, app.config["HOST_KEY"]), flush=True)
     print(f"connections: up to {options['connection_limit']}, {per_address} per address",
           flush=True)
+    companion = None
+    if replica:
+        from scorer.cli import replica as litestream
+
+        companion = litestream.start(replica)  # after the app migrated the file
+        print(f"replica: {replica.url} (every {litestream.SYNC_INTERVAL}, "
+              f"companion pid {companion.pid})", flush=True)
     print(f"data: {app.instance_path}", flush=True)
     settle_heap()
-    server.run()
+    try:
+        server.run()
+    finally:
+        if companion is not None:
+            litestream.stop(companion)
     return 0
+
+
+def replicated(path: Path, dest: str | None) -> Replica | None:
+    """With --replicate: the replica, restored into ``path`` first when the database is
+    missing (ReplicaError when replication cannot start); else None."""
+    if not dest:
+        return None
+    from scorer.cli import replica as litestream
+
+    try:
+        found = litestream.Replica(path, litestream.replica_url(dest))
+        litestream.binary()
+        if litestream.restore_if_missing(found):
+            print(f"restored {path.name} from {found.url}", flush=True)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise litestream.ReplicaError(str(exc)) from exc
+    return found

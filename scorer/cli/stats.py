@@ -29,7 +29,7 @@ from scorer.club import (
     SeasonTable,
 )
 from scorer.club import RECORDS as BOARD
-from scorer.engine.texts import LANGUAGES, N_, tr
+from scorer.engine.texts import LANGUAGES, N_, duration_text, tr, translations
 from scorer.instance import database
 
 if TYPE_CHECKING:
@@ -127,6 +127,8 @@ def figures_json(club: Club, season: Season, player: int | None) -> dict[str, An
         "players": [club.player(pid, season.id).counts() for pid in listed],
         "table": table_json(table),
         "records": records_json(club.records(season.id)),
+        "game_lengths": [{"players": g.players, "games": g.games.value, "minutes": g.minutes}
+                         for g in club.records(season.id).lengths],
         "unfinished": list(table.unfinished),
     }
     if player is not None:
@@ -224,7 +226,12 @@ def print_text(club: Club, season: Season, player: int | None, lang: str) -> Non
             print(f"  {tr(lang, label)}: —")
             continue
         who = f"{record.player.name}, " if record.player else ""
-        print(f"  {tr(lang, label)}: {record.value} ({who}{tr(lang, GAME)} {record.game_id})")
+        value = duration_text(record.value, lang) if key == "longest_time" else record.value
+        print(f"  {tr(lang, label)}: {value} ({who}{tr(lang, GAME)} {record.game_id})")
+    for length in board.lengths:
+        print(f"  {tr(lang, N_('Average game length'))}, "
+              f"{translations(lang).gettext('%(num)d players') % {'num': length.players}}: "
+              f"{duration_text(length.minutes, lang)}")
 
 
 def print_player(figures: PlayerFigures, season: str, lang: str) -> None:

@@ -20,7 +20,7 @@ from scorer.engine import Game, Play, Protocol, Row, marriage_value
 
 FALL_CAUSES = ("attempts", "push_off", "simultaneous")
 # Bumped when summarize counts something new or the JSON changes: another shape is stale.
-SHAPE = 1
+SHAPE = 2  # 2: the summary keeps when the game started (its length of play)
 Deals = tuple[int, ...]  # deal numbers (the protocol's n)
 
 
@@ -66,6 +66,7 @@ class Summary:
     seats: tuple[SeatCounts, ...]
     date: str = ""  # YYYY-MM-DD: the log's date, else the day it was created
     ended: str = ""  # when its last deal was recorded (ISO time)
+    started: str = ""  # when the game was stored (ISO time): its length of play begins
     broken: bool = False
 
     @property
@@ -76,11 +77,12 @@ class Summary:
     def data(self) -> dict[str, Any]:
         """The summary as stored (JSON data)."""
         if self.broken:
-            return {"shape": SHAPE, "broken": True, "date": self.date, "ended": self.ended}
+            return {"shape": SHAPE, "broken": True, "date": self.date, "ended": self.ended,
+                    "started": self.started}
         return {"shape": SHAPE, "players": list(self.players), "deals": self.deals,
                 "finished": self.finished, "winner": self.winner, "score": list(self.score),
                 "places": list(self.places), "seats": [seat_data(s) for s in self.seats],
-                "date": self.date, "ended": self.ended}
+                "date": self.date, "ended": self.ended, "started": self.started}
 
     @classmethod
     def read(cls, data: Any) -> Summary | None:
@@ -90,20 +92,20 @@ class Summary:
             return None
         try:
             if data.get("broken"):
-                return broken(str(data["date"]), str(data["ended"]))
+                return broken(str(data["date"]), str(data["ended"]), str(data["started"]))
             return cls(tuple(str(p) for p in data["players"]), int(data["deals"]),
                        None if data["winner"] is None else int(data["winner"]),
                        tuple(int(v) for v in data["score"]),
                        tuple(int(v) for v in data["places"]),
                        tuple(read_seat(s) for s in data["seats"]),
-                       str(data["date"]), str(data["ended"]))
+                       str(data["date"]), str(data["ended"]), str(data["started"]))
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
 
-def broken(date: str, ended: str) -> Summary:
+def broken(date: str, ended: str, started: str) -> Summary:
     """The summary of a log that does not replay."""
-    return Summary((), 0, None, (), (), (), date, ended, broken=True)
+    return Summary((), 0, None, (), (), (), date, ended, started, broken=True)
 
 
 def seat_data(seat: SeatCounts) -> dict[str, Any]:
@@ -164,7 +166,8 @@ class Tally:
                           {s: tuple(d) for s, d in self.marriages.items()})
 
 
-def summarize(game: Game, protocol: Protocol, date: str = "", ended: str = "") -> Summary:
+def summarize(game: Game, protocol: Protocol, date: str = "", ended: str = "",
+              started: str = "") -> Summary:
     """The per-seat summary of a replayed game (protocol = replay(game))."""
     seats = [Tally() for _ in protocol.players]
     previous: Row | None = None
@@ -174,7 +177,7 @@ def summarize(game: Game, protocol: Protocol, date: str = "", ended: str = "") -
     winner = protocol.winner
     return Summary(tuple(protocol.players), len(protocol.rows), winner, tuple(protocol.score),
                    tuple(places(protocol.score, winner)), tuple(s.counts() for s in seats),
-                   date, ended)
+                   date, ended, started)
 
 
 def count_row(seats: list[Tally], row: Row, record: object, previous: Row | None) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 from scorer.club.figures import Summary
 from scorer.club.ratings import MIN_GAMES, RatedGame, Rating, rate
 from scorer.engine.texts import N_
+from scorer.store import PlaySpan
 
 # Where a figure comes from: a game id and a deal number (None: the whole game).
 Source = tuple[int, int | None]
@@ -64,6 +65,12 @@ class Played:
     def seat_of(self, player: int) -> int | None:
         """The seat the player sat at, or None."""
         return self.players.index(player) if player in self.players else None
+
+    @property
+    def minutes(self) -> int | None:
+        """How long it was played: from its start to its last deal (None when unknown)."""
+        started = self.summary.started
+        return PlaySpan(started, self.ended).minutes if started and self.ended else None
 
 
 @dataclass(frozen=True)
@@ -184,7 +191,8 @@ RECORDS: tuple[tuple[str, str], ...] = (
     ("largest_contract", N_("largest contract made")),
     ("most_bolts", N_("most bolts in a game")),
     ("most_falls", N_("most barrel falls in a game")),
-    ("longest_game", N_("longest game (deals)")))
+    ("longest_game", N_("longest game (deals)")),
+    ("longest_time", N_("longest game (time)")))
 
 
 @dataclass(frozen=True)
@@ -196,6 +204,17 @@ class RecordsBoard:
     most_bolts: ClubRecord | None
     most_falls: ClubRecord | None
     longest_game: ClubRecord | None
+    longest_time: ClubRecord | None = None  # in minutes, from the stored times
+    lengths: tuple[GameLength, ...] = ()  # the average length per size of table
+
+
+@dataclass(frozen=True)
+class GameLength:
+    """The average length of play at tables of one size, over its timed finished games."""
+
+    players: int
+    games: Figure  # the finished games whose length is known
+    minutes: int
 
 
 def ratio(part: int, whole: int, percent: bool = False) -> float | None:
@@ -355,8 +374,11 @@ def records_board(played: Sequence[Played], season: Season, roster: dict[int, Pl
     bolts: list[ClubRecord] = []
     falls: list[ClubRecord] = []
     lengths: list[ClubRecord] = []
+    times: list[ClubRecord] = []
     for p in done:
         lengths.append(ClubRecord(p.summary.deals, None, p.game_id, None))
+        if p.minutes is not None:
+            times.append(ClubRecord(p.minutes, None, p.game_id, None))
         for seat, player in enumerate(p.players):
             who = roster.get(player, Player(player, "?"))
             s = p.summary.seats[seat]
@@ -371,4 +393,16 @@ def records_board(played: Sequence[Played], season: Season, roster: dict[int, Pl
         best = max(items, key=lambda r: r.value, default=None)
         return best if best is not None and best.value > 0 else None
 
-    return RecordsBoard(top(totals), top(contracts), top(bolts), top(falls), top(lengths))
+    return RecordsBoard(top(totals), top(contracts), top(bolts), top(falls), top(lengths),
+                        top(times), game_lengths(done))
+
+
+def game_lengths(done: Sequence[Played]) -> tuple[GameLength, ...]:
+    """The average length of play per size of table (sizes with no timed game left out)."""
+    out = []
+    for size in SIZES:
+        timed = [p for p in done if len(p.players) == size and p.minutes is not None]
+        if timed:
+            average = round(sum(p.minutes or 0 for p in timed) / len(timed))
+            out.append(GameLength(size, count((p.game_id, None) for p in timed), average))
+    return tuple(out)

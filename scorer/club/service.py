@@ -41,7 +41,7 @@ from scorer.club.player_figures import PlayerFigures, player_figures
 from scorer.club.ratings import Rating
 from scorer.club.roster import ClubError, Roster
 from scorer.club_store import CountedGame, Fingerprint, GameLinks, StoredSummary
-from scorer.engine import RuleError, check_date, log_with, parse_game, replay
+from scorer.engine import RuleError, check_date, check_text, log_with, parse_game, replay
 from scorer.engine.texts import N_
 
 T = TypeVar("T")
@@ -366,9 +366,9 @@ def summary_from(row: store.GameRow, records: list[dict[str, Any]], ended: str) 
     date = str(row.head.get("date") or row.created[:10])
     try:
         game = parse_game(log_with(row.head, records))
-        return summarize(game, replay(game), date, ended)
+        return summarize(game, replay(game), date, ended, row.created)
     except (RuleError, ValueError, TypeError, KeyError):
-        return broken(date, ended)
+        return broken(date, ended, row.created)
 
 
 def checked_season(name: str, start: str, end: str, points: dict[int, Sequence[float]] | None
@@ -377,6 +377,7 @@ def checked_season(name: str, start: str, end: str, points: dict[int, Sequence[f
     name = " ".join(name.split())
     if not name or len(name) > 80:
         raise ClubError(N_("a season needs a name of 1 to 80 characters"))
+    check_text("name", name)  # the forms' text rules: a restore refuses what they refuse
     check_date(start)
     check_date(end)
     if end < start:

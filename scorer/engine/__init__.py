@@ -22,6 +22,7 @@ from scorer.engine.names import (
     MAX_TITLE,
     check_date,
     check_name,
+    check_text,
     name_key,
 )
 from scorer.engine.protocol import BarrelSeat, Event, NextDeal, Protocol, Reason, Row, signed, word
@@ -52,6 +53,7 @@ from scorer.engine.records import (
 )
 from scorer.engine.scoring import (
     ReplayState,
+    Seating,
     advance,
     changed,
     checked_parts,
@@ -71,12 +73,12 @@ __all__ = [
     "current_agreements", "log_format", "log_with", "MAX_DEALS", "MAX_NAME", "checked_parts",
     "load_game",
     "MAX_LOG_BYTES", "MAX_NOTES", "MAX_PLACE", "MAX_REASON", "MAX_TITLE", "name_key",
-    "check_date", "check_name",
+    "check_date", "check_name", "check_text",
     "end_totals",
     "MARRIAGES", "SUITS", "Adjustment", "Agreements", "BarrelSeat", "Catalog", "Comparison",
     "Event", "compare",
     "Game", "Group", "NextDeal", "Play", "Preset", "Prikup", "Protocol", "Raspis",
-    "Reason", "Record", "Redeal", "ReplayState", "Row", "RuleError", "Spec", "Timeline",
+    "Reason", "Record", "Redeal", "ReplayState", "Seating", "Row", "RuleError", "Spec", "Timeline",
     "advance",
     "catalog", "game_to_json",
     "marriage_value", "parse_game", "parse_record", "raspis_payout", "record_to_json",

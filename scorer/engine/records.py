@@ -8,7 +8,7 @@ record is allowed by the rules depends on the state of the game and is checked b
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -417,20 +417,43 @@ def check_size(text: str | bytes) -> None:
 
 
 def _depth(data: Any) -> int:
-    """How deeply lists and objects nest in ``data`` (iterative: no recursion limit)."""
-    deepest, stack = 0, [(data, 1)]
+    """How deeply lists and objects nest in ``data`` (iterative: no recursion limit).
+
+    One iterator per open container, never an entry per element: a flat list of half a
+    million numbers is walked in place (a stack of (item, level) pairs built one tuple
+    per element, 30 MB for such a list, and eight imports at once kept the server at
+    hundreds of MB).
+    """
+    deepest = 1
+    stack: list[Iterator[Any]] = [_children(data)]
     while stack:
-        item, level = stack.pop()
-        if isinstance(item, dict | list):
-            deepest = max(deepest, level)
-            if level <= MAX_DEPTH:
-                stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict)
-                                                      else item))
-    return deepest
+        child = next(stack[-1], _END)
+        if child is _END:
+            stack.pop()
+        elif isinstance(child, dict | list):
+            if len(stack) + 1 > MAX_DEPTH:
+                return len(stack) + 1
+            deepest = max(deepest, len(stack) + 1)
+            stack.append(_children(child))
+    return deepest if isinstance(data, dict | list) else 0
+
+
+_END = object()  # the end of a container's children
+
+
+def _children(item: Any) -> Iterator[Any]:
+    """The values an object or list holds, in place (nothing for anything else)."""
+    if isinstance(item, dict):
+        return iter(item.values())
+    return iter(item) if isinstance(item, list) else iter(())
 
 
 def parse_game(data: Any) -> Game:
-    """Turn a ``thousand-game/1`` document into a typed Game (shape checks only)."""
+    """Turn a ``thousand-game/1`` or ``/2`` document into a typed Game (shape checks only).
+
+    Errors of the game as a whole come first. A record that cannot be read is refused
+    unless a record before it breaks a rule: that one is named instead (RULES.md §10).
+    """
     if not isinstance(data, dict):
         raise RuleError(None, "format", "type", expected="a JSON object")
     version = data.get("format", FORMAT)
@@ -450,11 +473,6 @@ def parse_game(data: Any) -> Game:
         raise RuleError(None, "deals", "type", expected="a list")
     if len(raw) > MAX_DEALS:
         raise RuleError(None, "deals", "deals.limit", max=MAX_DEALS)
-    deals = tuple(parse_record(d, i, len(players)) for i, d in enumerate(raw, 1))
-    if version == FORMAT:
-        for number, record in enumerate(deals, 1):
-            if isinstance(record, AgreementChange):
-                raise RuleError(number, "type", "format.version")
     meta = {}
     for key in META_KEYS:
         if data.get(key) is not None and not isinstance(data[key], str):
@@ -464,7 +482,34 @@ def parse_game(data: Any) -> Game:
             if key == "date":
                 check_date(data[key])
         meta[key] = data.get(key)
-    return Game(players=players, agreements=agreements, first_dealer=first, deals=deals, **meta)
+    game = Game(players=players, agreements=agreements, first_dealer=first, deals=(), **meta)
+    deals: list[Record] = []
+    for number, item in enumerate(raw, 1):
+        try:
+            record = parse_record(item, number, len(players))
+            if version == FORMAT and isinstance(record, AgreementChange):
+                raise RuleError(number, "type", "format.version")
+        except RuleError as err:
+            raise _earlier_refusal(game.with_deals(deals)) or err from None
+        deals.append(record)
+    return game.with_deals(deals)
+
+
+def _earlier_refusal(game: Game) -> RuleError | None:
+    """The refusal of the records before a malformed one, if any (RULES.md §10).
+
+    The earliest bad record of a log is named first, whatever its kind: a deal that breaks
+    a rule comes before a later record that cannot even be read.
+    """
+    # Imported here: scoring reads the records this module parses (an import cycle at the
+    # top), and only a refused log ever comes this way.
+    from scorer.engine.scoring import replay
+
+    try:
+        replay(game)
+    except RuleError as err:
+        return err
+    return None
 
 
 def game_to_json(game: Game) -> dict[str, Any]:

@@ -312,16 +312,39 @@ def _change(st: State, agreements: Agreements, record: AgreementChange, number: 
     if new["target"] != agreements["target"] and new["target"] <= max(st.score):
         raise RuleError(number, "changes", "agreements.target", max=max(st.score))
     why: list[list[Reason]] = [[_AGREEMENTS] for _ in range(st.players)]
+    events: list[Event] = []
     if agreements["barrel"] and not new["barrel"]:
         for seat in sorted(st.barrel):
             why[seat].append(_BARREL_OFF)  # nobody sits on a barrel that is not played
+            events.append(Event(seat=seat, kind="barrel_leave", extra={}))
         st.barrel.clear()
+    _carry_attempts(st, new["barrel_attempts"], why)
+    if new["bolt_penalty"] == "three_in_a_row" != agreements["bolt_penalty"]:
+        # A count of bolts is not a run: three in a row start from the change (§11 item 4).
+        for seat, count in enumerate(st.bolts):
+            if count:
+                st.bolts[seat] = 0
+                why[seat].append(_RUN_AFRESH)
     diffs = tuple((id, agreements[id], value) for id, value in record.changes)
     return new, Row(n=number, type="agreements", dealer=st.dealer, declarer=None,
                     contract=None, golden=False, dark=False, result=None,
-                    delta=(0,) * st.players, score=tuple(st.score), events=(),
+                    delta=(0,) * st.players, score=tuple(st.score), events=tuple(events),
                     why=tuple(map(tuple, why)),
                     barrel=barrel.seats(st, new) if st.barrel else (), changes=diffs)
+
+
+def _carry_attempts(st: State, limit: int, why: list[list[Reason]]) -> None:
+    """§11 item 3: used attempts carry over, but a sitter keeps at least one under the new limit.
+
+    A player falls by a deal, never by a change of rules: one whose used attempts reach the
+    new number has his next attempt as his last (``attempts_left`` 1, never 0 or below).
+    """
+    if not limit:
+        return
+    for seat, used in st.barrel.items():
+        if used >= limit:
+            st.barrel[seat] = limit - 1
+            why[seat].append(_LAST_ATTEMPT)
 
 
 def _row(scoring: Scoring, record: Record, number: int) -> Row:
@@ -378,6 +401,8 @@ _SITS_OUT = Reason(code="sits_out")
 _REDEAL = Reason(code="redeal")
 _AGREEMENTS = Reason(code="agreements")
 _BARREL_OFF = Reason(code="barrel_off")
+_RUN_AFRESH = Reason(code="bolt_run_afresh")
+_LAST_ATTEMPT = Reason(code="barrel_last_attempt")
 # Card points as the declarer's reasons write them (0-120, rounded or not), made once.
 _POINTS_TEXT = tuple(str(p) for p in range(121))
 _MARRIAGE_REASONS = {suit: Reason(code="marriage", params={"sign": _SIGNS[suit],
@@ -529,8 +554,12 @@ class Scoring:
         barrel.leave(self)
         self.after_deal(declarer=None)
         if rec.reason == "misdeal" and self.ag["misdeal_passes_deal"]:
-            st.dealer = (st.dealer + 1) % st.players
-            self.say(rec.player, "deal_passes")
+            if st.golden_left:
+                # One golden deal per seat (§5): passing the deal would skip a declarer.
+                self.say(rec.player, "golden_keeps_dealer")
+            else:
+                st.dealer = (st.dealer + 1) % st.players
+                self.say(rec.player, "deal_passes")
 
     # --- played and conceded deals -------------------------------------------
 
@@ -564,10 +593,14 @@ class Scoring:
             barrel.attempts(self)
         if self.after_all or max(score) >= self.after_bar:
             self.after_deal(declarer=rec.declarer if made else None)
+        self.turn(golden, made)
+        return result
+
+    def turn(self, golden: bool, made: bool) -> None:
+        """The deal is over: a golden one counts in its round, and the deal passes left."""
         if golden:
             self.golden_round(made)
-        st.dealer = (st.dealer + 1) % st.players
-        return result
+        self.st.dealer = (self.st.dealer + 1) % self.st.players
 
     def play(self, rec: Play, active: tuple[int, ...]) -> bool:
         """Steps 1–4 and 6 of a played deal; returns whether the contract was made."""
@@ -740,8 +773,10 @@ class Scoring:
             self.say(seat, "bolt_run", count=bolts[seat])
         else:
             self.say(seat, "bolt_double" if weight == 2 else "bolt", count=bolts[seat])
-        if self.ag["bolt_penalty"] != "none" and bolts[seat] >= 3:
-            self.three_bolts(seat, in_a_row)
+        if self.ag["bolt_penalty"] != "none":
+            # A count carried over from "none" may hold several threes: each costs (§11 item 4).
+            while bolts[seat] >= 3:
+                self.three_bolts(seat, in_a_row)
 
     def three_bolts(self, seat: int, in_a_row: bool) -> None:
         """Three bolts cost ``penalty``: a run starts again, a count drops by three."""
@@ -786,3 +821,58 @@ def _protocol(players: tuple[str, ...], st: State, rows: tuple[Row, ...],
     return Protocol(players=players, rows=rows, score=tuple(st.score),
                     bolts=tuple(st.bolts), barrel=barrel.seats(st, ag), falls=tuple(st.falls),
                     raspis=tuple(st.raspis), next=nxt, winner=st.winner)
+
+
+# --- the seating of the next deals, whatever they score ------------------------------
+
+# What a record can do to the next deal's seating: a played deal made or failed, a
+# concession, a misdeal fine. Any other record (a redeal, another adjustment, a change of
+# agreements) leaves it as it was.
+MOVES = ("made", "failed", "raspis", "misdeal")
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who deals a coming deal, who must take 100, whether it is golden; and the seating
+    each move leads to (its index in what :func:`seatings` returns)."""
+
+    next: NextDeal
+    then: tuple[tuple[str, int], ...]
+
+
+def seatings(state: ReplayState) -> tuple[Seating, ...]:
+    """Every seating the game can reach from ``state`` by MOVES, its own first (none once
+    the game is won).
+
+    A page that keeps deals typed without a connection follows them to seat the next
+    deal. The steps are the engine's own (Scoring.turn, the misdeal fine), run on a copy
+    that scores nothing, so the page never scores (a deal that would win is the server's
+    to refuse when it arrives).
+    """
+    if state.winner is not None:
+        return ()
+    n, ag = len(state.players), state.ag
+    keys = [(state.dealer, state.golden_left, state.golden_made)]
+    found = {keys[0]: 0}
+    moves: list[tuple[tuple[str, int], ...]] = []
+    for dealer, left, made in keys:  # grows while it is walked: at most 4 × 5 × 2 keys
+        then = []
+        for move in MOVES:
+            st = State(players=n, dealer=dealer, golden_left=left, golden_made=made)
+            scoring = Scoring(st, ag)
+            if move == "misdeal":
+                scoring.adjustment(Adjustment(player=dealer, amount=0, reason="misdeal"))
+            else:
+                scoring.turn(left > 0, move == "made")
+            key = (st.dealer, st.golden_left, st.golden_made)
+            if key not in found:
+                found[key] = len(keys)
+                keys.append(key)
+            then.append((move, found[key]))
+        moves.append(tuple(then))
+    out = []
+    for (dealer, left, _made), then_ in zip(keys, moves, strict=True):
+        st = State(players=n, dealer=dealer, golden_left=left)
+        out.append(Seating(NextDeal(dealer=dealer, golden=left > 0, forced_declarer=st.forced(ag),
+                                    active=st.active()), then_))
+    return tuple(out)

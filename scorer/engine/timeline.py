@@ -15,7 +15,7 @@ from typing import Any
 from scorer.engine.errors import RuleError
 from scorer.engine.protocol import Protocol
 from scorer.engine.records import MAX_DEALS, Game, Record, parse_record
-from scorer.engine.scoring import ReplayState, advance, replay_state, start
+from scorer.engine.scoring import ReplayState, Seating, advance, replay_state, seatings, start
 
 SNAPSHOT = 64  # records between kept states: an edit replays at most this many more
 
@@ -71,6 +71,10 @@ class Timeline:
         deals = list(self.game.deals)
         deals.insert(index, self._parsed(record, index))
         return _resumed(self.game.with_deals(deals), self._snapshots, index)
+
+    def seatings(self) -> tuple[Seating, ...]:
+        """The seatings the next deals can have (scoring.seatings), this one's first."""
+        return seatings(self._end)
 
     def before(self, index: int) -> Protocol:
         """The protocol of the first ``index`` records (where an edit of ``index`` starts)."""

@@ -92,6 +92,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.add_template_filter(signed, "signed")
     app.add_template_filter(number, "number")
     app.add_template_filter(dates.human_date, "human_date")
+    app.add_template_filter(dates.played, "played_for")
+    app.add_template_filter(dates.duration, "duration")
     app.before_request(guard_writes)
     app.after_request(safety_headers)
     app.after_request(compressed)
@@ -194,6 +196,7 @@ def guard_writes() -> None:
 def register_blueprints(app: Flask) -> None:
     """Attach one blueprint per feature."""
     from scorer.web import (
+        board,
         club,
         club_new,
         club_pages,
@@ -201,6 +204,8 @@ def register_blueprints(app: Flask) -> None:
         errors,
         game,
         games,
+        health,
+        offline,
         rule_change,
         rules,
         site,
@@ -212,6 +217,9 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(games.bp)
     app.register_blueprint(game.bp)
     app.register_blueprint(view.bp)
+    app.register_blueprint(board.bp)
+    app.register_blueprint(health.bp)
+    app.register_blueprint(offline.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(compare.bp)
     app.register_blueprint(club.bp)
@@ -220,4 +228,5 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(rule_change.bp)
     errors.init_app(app)
     storage.init_app(app)
+    compare.init_app(app)
     club_pages.init_app(app)

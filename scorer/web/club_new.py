@@ -11,9 +11,9 @@ from flask.typing import ResponseReturnValue
 
 from scorer.club import Club, Player
 from scorer.engine import name_key
+from scorer.store import GuestCapError
 from scorer.web import access
 from scorer.web.club_pages import club
-from scorer.web.db import get_store
 from scorer.web.forms import NewGameForm
 
 bp = Blueprint("club_new", __name__)
@@ -67,12 +67,15 @@ def again(token: str) -> ResponseReturnValue:
     }
     if head.get("title"):
         fresh["title"] = head["title"]
+    from scorer.web.games import too_many  # the games list's own 429 page
+
     flood = access.creation_refusal()
     if flood:
-        from scorer.web.games import too_many  # the games list's own 429 page
-
         return too_many(*flood)
-    made = get_store().create_game(fresh, guest=not access.is_host())
+    try:
+        made = access.create_game(fresh)
+    except GuestCapError as full:
+        return too_many(*access.guests_full(full.cap))
     access.count_creation()
     access.remember(made.edit_token)
     if access.is_host():

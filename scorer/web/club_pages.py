@@ -402,7 +402,7 @@ def table_page(viewer: Viewer, season_id: int | None) -> ResponseReturnValue:
     return kept(c, viewer, lambda: render_template(
         "club/table.html", table=table_, viewer=viewer, season_id=season_id,
         season_name=season_name(c, season_id), seasons=c.seasons() if viewer.host else [],
-        records=[(k, str(_(label)), r) for k, label, r in records],
+        records=[(k, str(_(label)), r) for k, label, r in records], lengths=board.lengths,
         links=game_links(c, viewer, found), shown=shown, columns=TABLE_COLUMNS,
         unfinished=source_games(c, viewer, Figure(None, tuple(
             (g, None) for g in table_.unfinished))),
@@ -504,7 +504,8 @@ def paper(viewer: Viewer, kind: str, player_id: int | None,
             name = season_name(c, season_id)
             html = render_template(
                 "club/paper_season.html", table=table_, shown=shown, season_name=name,
-                records=[(str(_(label)), getattr(board, key)) for key, label in RECORDS])
+                records=[(key, str(_(label)), getattr(board, key)) for key, label in RECORDS],
+                lengths=board.lengths)
     except ClubError as err:
         return refused(err)
     return pdf_answer(html, name)

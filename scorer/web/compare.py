@@ -14,12 +14,23 @@ from collections.abc import (
 )
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    make_response,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from scorer.engine import (
+    AgreementChange,
     Agreements,
     Comparison,
     Game,
@@ -36,9 +47,60 @@ from scorer.web import access, agreement_form, downloads
 from scorer.web.agreement_form import label_of, loc
 from scorer.web.deal_input import refusal
 from scorer.web.i18n import lang
-from scorer.web.versions import Broken, load
+from scorer.web.lru import Lru
+from scorer.web.turns import Turns
+from scorer.web.versions import Broken, Loaded, load
 
 bp = Blueprint("compare", __name__)
+
+# A comparison replays the whole log a second time (0.1-0.6 s for 2000 deals) and its
+# page lists every row (0.3 s more): anyone holding a read-only link could keep the
+# server busy with them. Like PDF renders (downloads.py), the host has a turn of their
+# own, other browsers share MAX_COMPARES, one per address at a time. An address with one
+# in progress is answered 503 with Retry-After at once, and a wait for a shared turn
+# lasts at most COMPARE_WAIT, so a crowd of requests never holds waitress' threads.
+MAX_COMPARES = 2
+HOST_COMPARES = 1
+COMPARE_WAIT = 2.0
+RETRY_AFTER = 5
+_turns = Turns(MAX_COMPARES, HOST_COMPARES, COMPARE_WAIT)
+# Comparisons kept, by (database generation, game id, version, other set), up to this
+# many deals in all (a 2000-deal one is about 3 MB): the same question costs once.
+COMPARED_DEALS = 10_000
+# (generation, game id, version, the other set, its overrides): one exact question.
+ComparisonKey = tuple[str, int, int, Agreements, tuple[tuple[str, Any], ...]]
+
+
+def init_app(app: Flask) -> None:
+    """Give the app its cache of comparisons, weighed by the deals they hold."""
+    app.extensions["scorer_comparisons"] = Lru(COMPARED_DEALS, weight)
+
+
+def weight(result: Comparison) -> int:
+    """What a comparison weighs in the cache: its game's deals, and a little more."""
+    return len(result.game.deals) + 50
+
+
+def compared(loaded: Loaded, other: Agreements) -> Comparison:
+    """The game version compared with the other set, worked out once per question (a
+    version never changes, and neither do the two replays of it)."""
+    cache: Lru[ComparisonKey, Comparison] = current_app.extensions["scorer_comparisons"]
+    key = (loaded.generation, loaded.row.id, loaded.version, other,
+           tuple(sorted(other.overrides.items())))
+    found = cache.get(key)
+    if found is None:
+        found = cache.put(key, compare(loaded.game, other))
+    return found
+
+
+def busy() -> Response:
+    """The 503 page for a comparison that has no turn now, with when to try again."""
+    response = make_response(render_template(
+        "errors/error.html", code=503,
+        text=_("The server is working out other comparisons; try again in a few seconds.")),
+        503)
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response
 
 
 def loaded_game(token: str, editable: bool) -> tuple[GameRow, Game | None]:
@@ -134,11 +196,11 @@ def winner_name(game: Game, protocol: Protocol) -> str | None:
 
 def page(token: str, editable: bool) -> ResponseReturnValue:
     """The form, prefilled, and (for a set that differs from the game's) the comparison."""
-    row, game = loaded_game(token, editable)
-    if game is None:
-        loaded = load(row)
-        error = loaded.error if isinstance(loaded, Broken) else None
-        return render_template("game/broken.html", row=row, error=error), 409
+    row = access.game_for(token, edit=editable)
+    loaded = load(row)
+    if isinstance(loaded, Broken):
+        return render_template("game/broken.html", row=row, error=loaded.error), 409
+    game = loaded.game
     other, preset, errors = other_set(game, request.args)
     values = dict(other if other is not None else game.agreements)
     if other is None:  # show what was submitted where it was readable
@@ -154,10 +216,14 @@ def page(token: str, editable: bool) -> ResponseReturnValue:
         "groups": agreement_form.groups(values, errors), "errors": errors, "result": None,
         "query": request.query_string.decode("ascii", "replace"),
     }
-    if other is not None and request.args:
-        result = compare(game, other)
-        context.update(result_context(game, result, urls["rules"]))
-    return render_template("game/compare.html", **context)
+    if other is None or not request.args:
+        return render_template("game/compare.html", **context)
+    # The replay and the page of every row both cost: the whole answer waits for a turn.
+    with _turns.turn(access.is_host(), request.remote_addr or "") as turn:
+        if not turn:
+            return busy()
+        context.update(result_context(game, compared(loaded, other), urls["rules"]))
+        return render_template("game/compare.html", **context)
 
 
 def result_context(game: Game, result: Comparison, rules_url: str) -> dict[str, Any]:
@@ -177,8 +243,13 @@ def result_context(game: Game, result: Comparison, rules_url: str) -> dict[str, 
         "base_winner": winner_name(game, result.base),
         "other_winner": winner_name(game, result.other),
         "rows": row_views(result), "parting": parting(result), "refused": refused,
-        "ended_at": result.ended_at,
+        "ended_at": result.ended_at, "changed_at": changed_at(game),
     }
+
+
+def changed_at(game: Game) -> list[int]:
+    """The numbers of the log's ``agreements`` records: they apply on the other set too."""
+    return [n for n, record in enumerate(game.deals, 1) if isinstance(record, AgreementChange)]
 
 
 @bp.get("/g/<token>/compare")

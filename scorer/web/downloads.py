@@ -6,7 +6,6 @@ import contextlib
 import hashlib
 import json
 import re
-import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypedDict
 from urllib.parse import quote
@@ -18,8 +17,10 @@ from scorer.engine import game_to_json
 from scorer.renders import RenderFailed, render_in_child, sheet_pdf
 from scorer.store import GameRow, JsonDict
 from scorer.web.access import is_host
+from scorer.web.db import get_store
 from scorer.web.i18n import lang
 from scorer.web.lru import Lru
+from scorer.web.turns import Turns
 from scorer.web.versions import Broken, load, log_of
 
 
@@ -101,10 +102,7 @@ RENDER_WAIT = 2.0
 RETRY_AFTER = 10
 RENDER_SECONDS = 180
 RENDER_MEMORY_MB = 1024
-_renders = threading.BoundedSemaphore(MAX_RENDERS)
-_host_renders = threading.BoundedSemaphore(HOST_RENDERS)
-_rendering: set[str] = set()  # addresses with a render in progress (not the host's)
-_rendering_lock = threading.Lock()
+_turns = Turns(MAX_RENDERS, HOST_RENDERS, RENDER_WAIT)
 
 # Rendered sheets by content: the same log, language and options give the same bytes.
 CACHE_BYTES = 64 * 1024 * 1024
@@ -119,12 +117,15 @@ class SheetOptions(TypedDict):
     lang: str
     landscape: bool
     appendix: bool
+    minutes: int | None  # how long a finished game was played (the store's times)
 
 
-def sheet_key(log: JsonDict, lang: str, landscape: bool, appendix: bool) -> str:
+def sheet_key(log: JsonDict, lang: str, landscape: bool, appendix: bool,
+              minutes: int | None = None) -> str:
     """The cache key: a digest of the whole log (so a restore or an edit is another
     key, whatever the game id and version) and the options."""
-    body = json.dumps([log, lang, landscape, appendix], ensure_ascii=False, sort_keys=True)
+    body = json.dumps([log, lang, landscape, appendix, minutes], ensure_ascii=False,
+                      sort_keys=True)
     return hashlib.sha256(body.encode()).hexdigest()
 
 
@@ -140,44 +141,11 @@ def sheets() -> Lru[str, bytes]:
 
 
 @contextlib.contextmanager
-def _held(slots: threading.BoundedSemaphore) -> Iterator[bool]:
-    """One of these slots if one comes free within RENDER_WAIT (True), else False."""
-    taken = slots.acquire(timeout=RENDER_WAIT)
-    try:
-        yield taken
-    finally:
-        if taken:
-            slots.release()
-
-
-@contextlib.contextmanager
-def _address_turn(address: str) -> Iterator[bool]:
-    """This address's turn to render (False while it has a render in progress)."""
-    with _rendering_lock:
-        busy = address in _rendering
-        _rendering.add(address)
-    try:
-        yield not busy
-    finally:
-        if not busy:
-            with _rendering_lock:
-                _rendering.discard(address)
-
-
-@contextlib.contextmanager
 def render_slot(host: bool, address: str) -> Iterator[bool]:
     """The host's own render slot, or for others one of theirs while this address has no
     render in progress; yields False when there is none."""
-    if host:
-        with _held(_host_renders) as taken:
-            yield taken
-        return
-    with _address_turn(address) as turn:
-        if not turn:
-            yield False
-            return
-        with _held(_renders) as taken:
-            yield taken
+    with _turns.turn(host, address) as taken:
+        yield taken
 
 
 def client_gone() -> Callable[[], bool] | None:
@@ -246,7 +214,9 @@ def pdf(row: GameRow) -> Response:
     loaded = load(row)
     if isinstance(loaded, Broken):
         abort(404, _("The printable sheet is not available."))
+    finished = loaded.protocol.winner is not None
     options: SheetOptions = {"lang": lang(), "landscape": request.args.get("landscape") == "1",
-                             "appendix": request.args.get("appendix") == "1"}
+                             "appendix": request.args.get("appendix") == "1",
+                             "minutes": get_store().span(row.id).minutes if finished else None}
     log = game_to_json(loaded.game)
     return pdf_response(row, sheet_pdf, log, sheet_key(log, **options), options)

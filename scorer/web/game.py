@@ -26,10 +26,20 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup
+from werkzeug.exceptions import HTTPException
 
 from scorer.engine import Row, RuleError, Timeline
 from scorer.store import GameRow, JsonDict, LimitError, StaleError
-from scorer.web import access, deal_input, downloads, page_cache, page_model, storage, view
+from scorer.web import (
+    access,
+    conflicts,
+    deal_input,
+    downloads,
+    page_cache,
+    page_model,
+    storage,
+    view,
+)
 from scorer.web.db import get_store
 from scorer.web.deal_input import Entry, Key, Setup
 from scorer.web.forms import ConfirmForm, new_sid
@@ -186,22 +196,19 @@ def based_on(values: Mapping[str, Any]) -> int | None:
     return int(text) if re.fullmatch(r"[0-9]{1,15}", text) else None
 
 
-def chained_base(row: GameRow, loaded: Version, slot_id: int | None) -> int | None:
+def chained_base(row: GameRow, loaded: Version) -> int | None:
     """The version a posted write counts as filled in for.
 
     Its own, unless the page wrote it while earlier writes were waiting (no connection):
     then it follows the page's last waiting write (``after``, that write's one-time id),
-    and is current if that write was stored last. A new record the page's outbox sends
-    late (header ``X-Outbox``) is appended even if someone else saved meanwhile; an edit,
-    delete or restore on a stale base is still refused.
+    and is current if that write was stored last. Nothing else makes a stale write current
+    (no header): a write late from the outbox is stored only by its holder's choice.
     """
     base = based_on(request.form)
     if base == loaded.version:
         return base
     after = str(request.form.get("after", ""))
     if SID.fullmatch(after) and get_store().submission_version(row.id, after) == loaded.version:
-        return loaded.version
-    if slot_id is None and request.headers.get("X-Outbox") == "1":
         return loaded.version
     return base
 
@@ -252,7 +259,7 @@ def post_deal(row: GameRow, slot_id: int | None) -> ResponseReturnValue:
         return redirect(landing(row))
     if isinstance(loaded, Broken):
         return broken(loaded)
-    base = chained_base(row, loaded, slot_id)
+    base = chained_base(row, loaded)
     if base != loaded.version:
         return refuse_stale(loaded, slot_id, base)
     if slot_id is None and loaded.protocol.winner is not None:
@@ -286,8 +293,17 @@ def refuse_stale(loaded: Version, slot_id: int | None,
     """409: the form was filled in for another state; show it again on the fresh one."""
     if isinstance(loaded, Broken):
         return broken(loaded)
-    text = stale_text(base, loaded)
     editable_slot = slot_id is None or any(s.id == slot_id for s in loaded.slots.live)
+    if conflicts.is_late():  # the holder chooses; the page needs the words as data
+        mine = None
+        if editable_slot and (slot_id is not None or loaded.protocol.winner is None):
+            try:
+                mine = entry_for(setup_of(loaded, slot_id))[2]
+            except HTTPException:  # the winning deal has no form: the page says what it is
+                mine = None
+        return conflicts.answer(loaded, slot_id, "new" if slot_id is None else "edit", mine,
+                                ahead(loaded))
+    text = stale_text(base, loaded)
     if not editable_slot or (slot_id is None and loaded.protocol.winner is not None):
         return after_change(loaded.row, text, 409)
     setup = setup_of(loaded, slot_id)
@@ -349,6 +365,15 @@ def checked_replay(loaded: Loaded, record: JsonDict, slot_id: int | None, entry:
         return None
 
 
+def ahead(loaded: Loaded) -> dict[str, Any]:
+    """What the new deal's page needs to number and seat the deals it keeps while there is
+    no connection: the live count and the engine's seatings (the page never scores)."""
+    return {"count": len(loaded.slots.live), "states": [
+        {"dealer": s.next.dealer, "forced": s.next.forced_declarer, "golden": s.next.golden,
+         "active": list(s.next.active), "then": dict(s.then)}
+        for s in loaded.timeline.seatings()]}
+
+
 def show_form(loaded: Loaded, setup: Setup, entry: Entry, slot_id: int | None, *,
               status: int = 200, preview: Row | None = None,
               fresh: page_model.GamePage | None = None) -> ResponseReturnValue:
@@ -365,7 +390,9 @@ def show_form(loaded: Loaded, setup: Setup, entry: Entry, slot_id: int | None, *
                if shown(f, seat)],
         focus=deal_input.first_wrong(setup, entry.errors, shown),
         confirm=ConfirmForm(),
-        version=loaded.version, fresh=fresh, **history_page(loaded.row.id, slot_id),
+        version=loaded.version, seen=loaded.slots.seen, fresh=fresh,
+        ahead=ahead(loaded) if slot_id is None else None,
+        **history_page(loaded.row.id, slot_id),
     ), status
 
 
@@ -439,7 +466,7 @@ def change_slot(row: GameRow, slot_id: int, note: str,
         slot = next((s for s in before.slots.every if s.id == slot_id), None)
         if slot is None:
             abort(404)
-        if base != before.version and chained_base(row, before, slot_id) != before.version:
+        if base != before.version and chained_base(row, before) != before.version:
             return stale_text(base, before), 409
         new_record = None if note == "delete" else st.last_record(row.id, slot_id)
         if (slot.record is None) == (new_record is None):  # already deleted, or live
@@ -480,6 +507,11 @@ def slot_change(token: str, slot_id: int, note: str) -> ResponseReturnValue:
     """Delete or restore through the posted form, then back to the game page."""
     row = edit_row(token)
     refusal = change_slot(row, slot_id, note, based_on(request.form))
+    if refusal and refusal[1] == 409 and conflicts.is_late():
+        loaded = load(row)
+        if isinstance(loaded, Loaded):
+            return conflicts.answer(loaded, slot_id, "delete" if note == "delete" else "restore",
+                                    None, ahead(loaded))
     return after_change(row, *refusal) if refusal else after_change(row, None)
 
 

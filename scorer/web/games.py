@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import threading
 from datetime import date
 from typing import Any
 
@@ -34,7 +35,7 @@ from scorer.engine import (
     parse_game,
     resolve_agreements,
 )
-from scorer.store import DELETED_DAYS, GameRow, LimitError, Store
+from scorer.store import DELETED_DAYS, GameRow, GuestCapError, LimitError, Store
 from scorer.web import access, agreement_form, club_new, storage
 from scorer.web.agreement_form import loc
 from scorer.web.db import get_store
@@ -45,6 +46,14 @@ from scorer.web.versions import Broken, load
 bp = Blueprint("games", __name__)
 
 PAGE = 50  # games on one page of the list
+
+# Imports decoded and checked at once. Decoding a 1 MB file builds up to ~20 MB of Python
+# objects (a flat list of 200 000 short strings); eight at once took the server from 50 to
+# 230 MB and left 30-50 MB of it in the allocator's arenas. The work holds the GIL, so
+# running more at once is no faster: the others wait their turn, each for well under a
+# second, holding only their raw bytes.
+IMPORT_SLOTS = 1
+_import_slots = threading.BoundedSemaphore(IMPORT_SLOTS)
 
 # What the list says once the host has done each action.
 SHELF_ACTIONS = {
@@ -248,7 +257,10 @@ def create_from_form(form: NewGameForm, agreements: Agreements,
     flood = access.creation_refusal()
     if flood:
         return too_many(*flood)
-    row = get_store().create_game(head, guest=not access.is_host())
+    try:
+        row = access.create_game(head)
+    except GuestCapError as full:
+        return too_many(*access.guests_full(full.cap))
     access.count_creation()
     access.remember(row.edit_token)
     club_new.link_new(row.id, names)
@@ -270,7 +282,10 @@ def import_game() -> ResponseReturnValue:
         error = _("Choose a game file to import.")
     else:
         # One byte past the limit is enough for the engine to refuse it as too large.
-        error, row = import_file(form.file.data.read(MAX_LOG_BYTES + 1))
+        try:
+            error, row = import_file(form.file.data.read(MAX_LOG_BYTES + 1))
+        except GuestCapError as full:
+            return too_many(*access.guests_full(full.cap))
         if row is not None:
             access.remember(row.edit_token)
             flash(_("Game imported."))
@@ -287,15 +302,17 @@ def too_many(text: str, retry: int) -> Response:
 
 
 def import_file(raw: bytes) -> tuple[str | None, GameRow | None]:
-    """Validate a game file and store it; return (error text, GameRow)."""
+    """Validate a game file and store it; return (error text, GameRow); GuestCapError if
+    guests may hold no more games."""
     try:  # the engine decodes, checks depth and shape, and replays every deal
-        log, records = checked_parts(load_game(raw))
+        with _import_slots:
+            log, records = checked_parts(load_game(raw))
+            totals = end_totals(log, records)
     except RuleError as err:
         return err.message(lang()), None
     if len(records) > MAX_DEALS:
         return _("A game holds at most %(max)d deals.", max=MAX_DEALS), None
     try:
-        return None, get_store().create_game(log, records, guest=not access.is_host(),
-                                             totals=end_totals(log, records))
+        return None, access.create_game(log, records, totals)
     except LimitError:
         return _("A game holds at most %(max)d deals.", max=MAX_DEALS), None

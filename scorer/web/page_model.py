@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from scorer import chart, marks
 from scorer.engine import Protocol, RuleError
-from scorer.store import GameRow, JsonDict
+from scorer.store import GameRow, JsonDict, PlaySpan
 from scorer.web import protocol_rows
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
@@ -105,6 +105,7 @@ class GamePage:
     edits: list[tuple[int, str]] = field(default_factory=list)  # (number, note) since the
     # newest deal was added: past deals edited, deleted or restored (read-only page)
     edited: frozenset[int] = frozenset()  # slots of those rows, marked in the protocol
+    span: PlaySpan | None = None  # when a finished game started and ended
 
     @property
     def short(self) -> list[str]:
@@ -157,7 +158,9 @@ def context(row: GameRow, editable: bool, loaded: Version | None = None, *,
         # After the win nobody is "on the barrel" any more.
         barrel=protocol_rows.barrel_marks(protocol) if protocol.winner is None else {},
         legend=protocol_rows.legend(loaded.game.agreements, len(players)),
-        chart=chart_svg(loaded))
+        chart=chart_svg(loaded),
+        # Only a finished game says how long it took: one query, once per version.
+        span=get_store().span(row.id) if protocol.winner is not None else None)
 
 
 def edited_since(loaded: Loaded) -> list[tuple[int, str, int]]:

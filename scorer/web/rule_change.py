@@ -25,6 +25,7 @@ from scorer.engine import (
     RuleError,
     Timeline,
     catalog,
+    check_text,
     compare,
     current_agreements,
     resolve_agreements,
@@ -222,6 +223,8 @@ def confirm(token: str) -> ResponseReturnValue:
         return stale(row)
     who = request.form.get("who", "").strip()[:MAX_WHO] or None
     try:
+        if who is not None:
+            check_text("who", who)  # the forms' text rules (a restore refuses the rest)
         apply(row, loaded, when, slot_id, json.loads(text), who)
     except StaleError:
         return stale(row)

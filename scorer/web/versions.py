@@ -61,8 +61,14 @@ class Slots:
             number = self.every[-1].id + 1 if self.every else 1
             added = DealSlot(number, number, record)
             return Slots((*self.every, added), (*self.live, added))
-        return Slots.of(replace(s, record=record) if s.id == slot_id else s
+        return Slots.of(replace(s, record=record, rev=s.rev + 1) if s.id == slot_id else s
                         for s in self.every)
+
+    @property
+    def seen(self) -> int:
+        """How many deal revisions this version holds: a write form carries it, so a late
+        write can be shown what was stored after it (Store.changes_after)."""
+        return sum(s.rev for s in self.every)
 
 
 @dataclass(frozen=True, slots=True)

@@ -105,8 +105,9 @@ def test_two_waiting_deals_are_sent_in_the_order_they_were_made(live_server, pho
     assert rows(page) == [2, 1] and protocol(page) == ["Аня 100", "Вика 120"]
 
 
-def test_a_waiting_edit_that_became_stale_is_kept_and_shown(live_server, phone):
-    """Another phone saved while the edit waited: it is refused, kept, and reopens with a tap."""
+def test_a_waiting_edit_that_became_late_is_kept_and_shown(live_server, phone):
+    """Another phone saved while the edit waited: it is not stored, it is kept and shown on
+    every page of the game, and stored when its holder chooses to."""
     page = phone()
     game = new_game(page, live_server)
     deal(page, 0, 100, {1: 10, 2: 10})
@@ -120,23 +121,41 @@ def test_a_waiting_edit_that_became_stale_is_kept_and_shown(live_server, phone):
     other.goto(game)
     deal(other, 1, 100, {0: 10, 2: 10})
     page.context.set_offline(False)
-    page.locator("#outbox .outbox-item.refused").wait_for()
-    assert "Ничего не сохранено" in page.locator("#outbox .outbox-item .error").inner_text()
-    assert len(waiting(page)) == 1 and waiting(page)[0]["status"] == "refused"
+    page.locator("#outbox .outbox-item.conflict").wait_for()
+    assert "кон 2: Борис 100" in page.locator("#outbox .outbox-item").inner_text()
+    assert len(waiting(page)) == 1 and waiting(page)[0]["status"] == "conflict"
     tab = page.context.new_page()  # every page of the game shows it
     tab.goto(game)
     assert tab.locator(WAITING).inner_text() == "Не отправлено: 1"
     assert protocol(tab) == ["Аня 100", "Борис 100"]
     tab.close()
-    # Opened again on the form it came from, loaded before the other phone saved.
+    page.click("#outbox .outbox-keep")
+    page.wait_for_url(GAME)
+    assert protocol(page) == ["Аня 110", "Борис 100"]
+
+
+def test_a_waiting_deal_the_rules_refuse_opens_again_in_the_form(live_server, phone):
+    """Kept offline with a contract the rules refuse: back online it is refused, kept with
+    the server's words, and «Открыть в форме» puts what was typed back in a fresh form."""
+    page = phone()
+    new_game(page, live_server)
+    open_form(page)
+    page.context.set_offline(True)
+    fill(page, 0, 103, {1: 10, 2: 10})
+    page.click("#save")
+    saved_offline(page, 1)
+    page.context.set_offline(False)
+    page.locator("#outbox .outbox-item.refused").wait_for()
+    assert "кратен 5" in page.locator("#outbox .outbox-item .error").inner_text()
     with page.expect_navigation():
         page.click("#outbox a.outbox-open")
     page.wait_for_load_state()
-    assert page.input_value("#contract") == "110"  # what was typed, back in the form
+    assert page.input_value("#contract") == "103"  # what was typed, back in the form
     assert waiting(page) == []
+    page.fill("#contract", "105")
     page.click("#save")
     page.wait_for_url(GAME)
-    assert protocol(page) == ["Аня 110", "Борис 100"]
+    assert protocol(page) == ["Аня 105"]
 
 
 def test_the_outbox_survives_closing_the_tab(live_server, phone):

@@ -7,7 +7,7 @@ from club_games import add, finished_logs, seated
 
 from scorer.club import Club, ClubError
 from scorer.club.league import league_points
-from scorer.engine import parse_game, replay
+from scorer.engine import RuleError, parse_game, replay
 
 
 def test_league_points_default_and_shared_places():
@@ -43,6 +43,26 @@ def test_a_season_holds_the_games_of_its_dates_and_sorts_by_points(st):
     longer = club.add_season("Осень", "2026-09-01", "2026-10-31", {3: [5, 2, 0]})
     assert club.season_table(longer.id).rows[0].points.value in (10, 12, 15)
     assert set(club.season_table(longer.id).games) == {*inside, outside}
+
+
+@pytest.mark.parametrize("name, rule", [
+    ("Осень\u202e", "text.hidden"), ("Осень\x00", "text.hidden"), ("Осень\x1b", "text.hidden"),
+    ("Осень\u200b", "text.hidden"), ("Осень\ue000", "text.unreadable"),
+    ("Осень\U000e0041", "text.hidden"), ("Осень\u2800", "text.invisible"),
+    ("Осень\u3164", "text.invisible")])
+def test_a_season_name_goes_through_the_text_rules(st, name, rule):
+    """A season's name took U+202E, NUL, ESC, zero-width, private-use and tag characters,
+    U+2800 and U+3164 (and a restore refuses them): refused like a player's name, with
+    nothing stored (a season is added or deleted, never edited)."""
+    club = Club(st.db)
+    with pytest.raises(RuleError) as found:
+        club.add_season(name, "2026-09-01", "2026-09-30")
+    assert found.value.rule == rule
+    assert club.seasons() == []
+    club.add_season("Осень", "2026-09-01", "2026-09-30")
+    with pytest.raises(RuleError):
+        club.add_season(name, "2026-10-01", "2026-10-31")
+    assert [s.name for s in club.seasons()] == ["Осень"]
 
 
 def test_records_board_names_the_holder_and_the_game(st):

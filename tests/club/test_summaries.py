@@ -113,7 +113,8 @@ def test_a_stored_summary_of_another_shape_is_made_again(st):
     old = {"players": ["Аня", "Борис", "Вика"], "finished": True, "winner": 0,
            "score": [1000, 0, 0], "places": [1, 2, 3], "seats": [], "deals": 1,
            "date": "2026-10-01", "ended": ""}
-    kept = [json.dumps(old), json.dumps({**old, "shape": SHAPE, "seats": [{"bolts": "x"}]}),
+    kept = [json.dumps({**old, "shape": 1}),  # shape 1: before the start time was kept
+            json.dumps({**old, "shape": SHAPE, "seats": [{"bolts": "x"}]}),
             "not json", json.dumps([1, 2])]
     with st.atomic():
         for game_id, data in zip(ids, kept, strict=True):

@@ -5,8 +5,11 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scorer.engine import FORMAT, RuleError, checked_parts, load_game
+from scorer.engine.records import MAX_DEPTH, _depth
 
 LOG = {"format": FORMAT, "players": ["A", "B", "C"], "agreements": {"preset": "classic"},
        "deals": [{"type": "adjustment", "player": 0, "amount": 50, "reason": "other"}]}
@@ -40,6 +43,27 @@ def test_a_file_larger_than_any_log_is_refused_before_decoding(text, rule, words
         load_game(text)
     assert (err.value.field, err.value.rule) == ("json", rule)
     assert words in err.value.message("en")
+
+
+def nesting(data) -> int:
+    """How deeply lists and objects nest, written the plain recursive way."""
+    if isinstance(data, dict | list):
+        inner = data.values() if isinstance(data, dict) else data
+        return 1 + max((nesting(v) for v in inner), default=0)
+    return 0
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=3),
+                    lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=2), inner, max_size=4),
+                    max_leaves=40)
+
+
+@given(JSON)
+def test_the_depth_walk_agrees_with_the_recursive_definition(data):
+    """The walk that keeps one iterator per open container (no entry per element) finds
+    the same depth as the recursive definition, up to the point where it stops looking."""
+    assert min(_depth(data), MAX_DEPTH + 1) == min(nesting(data), MAX_DEPTH + 1)
 
 
 @pytest.mark.parametrize("text", ["[1, 2]", '"a log"', "3"])

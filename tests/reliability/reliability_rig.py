@@ -4,6 +4,7 @@ The phone, the server and the form helpers are the web tests' own, imported."""
 
 from __future__ import annotations
 
+import http.client
 import http.cookiejar
 import json
 import sys
@@ -20,8 +21,9 @@ from webtable import Table, csrf_of, version_of  # noqa: E402
 
 from scorer.web.lru import clear_caches  # noqa: E402
 
-__all__ = ["Browser", "HEAD", "Phone", "Server", "as_stored", "csrf_of", "forget_caches",
-           "form_fields", "pattern", "replayable_logs", "serve_with", "snapshot", "version_of"]
+__all__ = ["Browser", "HEAD", "Phone", "Server", "Upload", "as_stored", "csrf_of",
+           "forget_caches", "form_fields", "pattern", "replayable_logs", "serve_with",
+           "snapshot", "version_of"]
 
 HEAD = {"format": "thousand-game/1", "players": ["Аня", "Борис", "Вика"],
         "agreements": {"preset": "classic", "overrides": {}}, "first_dealer": 0}
@@ -121,3 +123,43 @@ def serve_with(folder: Path, open_files: int | None = None, options: tuple = (),
     lines += [f"{name} = {value!r}" for name, value in settings.items()]
     (folder / "config.py").write_text("\n".join(lines) + "\n")
     return Server(folder, open_files=open_files, options=options).start()
+
+
+BOUNDARY = "scorer-test-boundary"
+
+
+class Upload:
+    """One browser posting game files to /import (its own cookie and CSRF token)."""
+
+    def __init__(self, port: int, source: str = "127.0.0.1"):
+        """Open the list page once for a session cookie and the form's token (source: the
+        loopback address this browser connects from)."""
+        self.port, self.source = port, source
+        conn = self.connection(120)
+        conn.request("GET", "/")
+        answer = conn.getresponse()
+        self.cookie = "; ".join(c.split(";")[0]
+                                for c in answer.headers.get_all("Set-Cookie") or ())
+        self.token = csrf_of(answer.read().decode())
+        conn.close()
+
+    def connection(self, timeout: float) -> http.client.HTTPConnection:
+        """A new connection to the server from this browser's address."""
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout,
+                                          source_address=(self.source, 0))
+
+    def post(self, body: bytes) -> tuple[int, str]:
+        """POST one file; (status, page)."""
+        data = (f"--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n"
+                f"{self.token}\r\n--{BOUNDARY}\r\nContent-Disposition: form-data; "
+                f"name=\"file\"; filename=\"g.json\"\r\nContent-Type: application/json\r\n\r\n"
+                ).encode() + body + f"\r\n--{BOUNDARY}--\r\n".encode()
+        conn = self.connection(300)
+        try:
+            conn.request("POST", "/import", body=data, headers={
+                "Content-Type": f"multipart/form-data; boundary={BOUNDARY}",
+                "Cookie": self.cookie})
+            answer = conn.getresponse()
+            return answer.status, answer.read().decode(errors="replace")
+        finally:
+            conn.close()

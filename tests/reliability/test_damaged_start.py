@@ -89,7 +89,7 @@ def serve(folder: Path) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("damage, words", [
-    (damage_index, ["quick_check found"]),
+    (damage_index, ["malformed"]),  # integrity_check stops at the garbled root page
     (damage_last_page, ["malformed"]),
     (damage_header, ["file is not a database"]),
     (empty, ["empty (0 bytes)"]),
@@ -128,4 +128,86 @@ def test_a_sound_database_starts_and_says_how_long_the_check_took(tmp_path):
     server.kill()
     line = next(x for x in server.banner.splitlines() if x.startswith("check:"))
     print(f"\n{line}")
-    assert "quick_check" in line and " ms)" in line
+    assert "integrity_check" in line and " ms)" in line
+
+
+def stale_index(path: Path) -> None:
+    """The edit-token index made to index the view tokens (its SQL rewritten through
+    writable_schema): every page reads, quick_check passes, a game's link finds nothing."""
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute("update sqlite_master set sql = replace(sql, '(\"edit_token\")',"
+                 " '(\"view_token\")') where name = 'idx_games_edit_token'")
+    conn.commit()
+    conn.close()
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok"
+    finally:
+        conn.close()
+
+
+def newer_user_version(path: Path) -> None:
+    """PRAGMA user_version past the migrations this version knows (a newer app's file)."""
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {store.schema_version() + 1}")
+    conn.commit()
+    conn.close()
+
+
+def newer_migration(path: Path) -> None:
+    """A migration this version does not know, as restore refuses it."""
+    conn = sqlite3.connect(path)
+    conn.execute("insert into _sqlite_migrations (migration_set, name, applied_at)"
+                 " values ('scorer', 'm999_from_the_future', '2030')")
+    conn.commit()
+    conn.close()
+
+
+def merge_loop(path: Path) -> None:
+    """Two players merged into each other (their pages redirected for ever)."""
+    conn = sqlite3.connect(path)
+    conn.execute("insert into players (id, name, key, created, merged_into) values"
+                 " (1, 'Аня', 'Аня', '2026-01-01', 2), (2, 'Боря', 'Боря', '2026-01-01', 1)")
+    conn.commit()
+    conn.close()
+
+
+@pytest.mark.parametrize("change, words", [
+    (stale_index, ["damaged", "integrity_check found", "missing from index",
+                   "restore", "backup"]),
+    (newer_user_version, ["newer version", f"user_version {store.schema_version() + 1}",
+                          "restore"]),
+    (newer_migration, ["newer version", "m999_from_the_future", "restore"]),
+    (merge_loop, ["players row 1", "merged_into", "loop", "restore"]),
+], ids=["stale index", "newer user_version", "newer migration", "merge loop"])
+def test_serve_starts_as_strictly_as_restore(tmp_path, change, words):
+    """What restore refuses, serve refuses too: exit 2, one line naming the file and what
+    was found; the file byte for byte as it was (nothing migrated into it)."""
+    path = instance(tmp_path / "live", games=3)
+    change(path)
+    before = path.read_bytes()
+    done = serve(tmp_path / "live")
+    assert done.returncode == 2, (done.returncode, done.stdout[-500:], done.stderr[-2000:])
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    print(f"\n{lines[0]}")
+    for word in (str(path), *words):
+        assert word in lines[0], lines[0]
+    assert path.read_bytes() == before
+    assert "Traceback" not in done.stderr
+
+
+def test_a_text_an_older_version_let_through_does_not_stop_a_start(tmp_path):
+    """A season named with U+200B (the season form took it before the text rules): the
+    server starts (a restore of the file would name the row)."""
+    path = instance(tmp_path / "live", games=2)
+    conn = sqlite3.connect(path)
+    conn.execute("insert into seasons (name, start, end, points, created) values"
+                 " ('Осень' || char(8203), '2026-01-01', '2026-12-31',"
+                 " '{\"2\": [2, 0], \"3\": [3, 1, 0], \"4\": [3, 2, 1, 0]}', '2026-01-01')")
+    conn.commit()
+    conn.close()
+    server = Server(tmp_path / "live").start()
+    server.kill()

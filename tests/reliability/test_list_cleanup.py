@@ -209,6 +209,32 @@ def test_all_guests_together_hold_only_so_many_games(app):
     assert start(Phone(app)).status_code == 302
 
 
+def test_every_way_to_start_a_game_counts_the_cap_in_its_write(app, monkeypatch):
+    """With the early check passed by everyone (as when guests start games at the same
+    moment), the form, an import and «Ещё партию» are still refused at the cap, by the
+    count the store makes inside its write transaction: 429 with the cap's words, nothing
+    stored past it."""
+    from scorer.web import access
+
+    keeper = Phone(app)
+    first = start(keeper)
+    assert first.status_code == 302
+    token = first.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+    for _ in range(2):
+        assert start(Phone(app)).status_code == 302
+    monkeypatch.setattr(access, "creation_refusal", lambda: None)
+    page = keeper.client.get("/new").get_data(as_text=True)  # the session's CSRF token
+    refused = [start(Phone(app)), upload(Phone(app), {**HEAD, "deals": []}),
+               keeper.client.post(f"/g/{token}/again", data={"csrf_token": csrf_of(page)})]
+    assert [r.status_code for r in refused] == [429] * 3
+    assert all("начатых гостями" in r.get_data(as_text=True) for r in refused)
+    st = opened(app)
+    try:
+        assert st.guest_games() == 3
+    finally:
+        st.db.close()
+
+
 def test_the_cli_lists_archives_deletes_and_undeletes(app, tmp_path, capsys, monkeypatch):
     """`games list|archive|unarchive|delete|undelete`: delete asks first (no: nothing
     changes), the links of a deleted game answer 404, undelete brings it back."""

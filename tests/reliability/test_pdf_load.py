@@ -10,6 +10,7 @@ from reliability_rig import HEAD, Phone, pattern
 from scorer import sheet
 from scorer.engine import parse_game, replay
 from scorer.web import downloads
+from scorer.web.turns import Turns
 
 
 def slow_renders(monkeypatch):
@@ -27,8 +28,7 @@ def slow_renders(monkeypatch):
         assert release.wait(60)
 
     monkeypatch.setattr(downloads, "render_hook", hook)
-    monkeypatch.setattr(downloads, "_renders", threading.BoundedSemaphore(2))
-    monkeypatch.setattr(downloads, "RENDER_WAIT", 0.2)
+    monkeypatch.setattr(downloads, "_turns", Turns(shared=2, host=1, wait=0.2))
     return started, release, calls
 
 

@@ -244,7 +244,11 @@ def test_four_players_get_talon_fields_and_the_dealer_sits_out(table):
     game = table.new_game(names=("Аня", "Борис", "Вика", "Глеб"))
     html = table.client.get(game + "/deal").get_data(as_text=True)
     assert 'name="prikup_points"' in html
-    assert 'name="points_0"' not in html  # the dealer sits on the talon
+    # The dealer sits on the talon: the seat is there only for a deal kept offline (the
+    # next dealer sits out then), hidden and disabled, so it is neither shown nor posted.
+    assert '<div class="seat p0" data-seat="0" hidden>' in html
+    assert re.search(r'name="points_0"[^>]* class="pts" disabled', html)
+    assert re.search(r'id="declarer_0" value="0" disabled', html)
     table.deal(game, declarer="1", contract="100", points_1="80", points_2="20",
                points_3="20", prikup_points="15")
     assert table.totals(game)[0] == 15

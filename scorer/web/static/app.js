@@ -21,7 +21,8 @@
       var r = $("input[name=declarer]:checked", form);
       return r ? r.value : null;
     }
-    function pointInputs() { return $all("input.pts", form); }
+    // A seat that sits this deal out (four players: the dealer) is disabled.
+    function pointInputs() { return $all("input.pts:not(:disabled)", form); }
 
     // The declarer's points follow the others (120 minus them, where the points of three
     // players make 120) until the scorekeeper types into that field: then they are theirs.
@@ -293,12 +294,17 @@
   function poll(live) {
     var seconds = Math.max(5, parseInt(live.dataset.poll, 10) || 5); // never more often than every 5 s
     var etag = live.dataset.etag || null;
-    var lastOk = new Date();
+    // A page kept by the service worker is as old as the time it was kept.
+    var lastOk = live.dataset.keptAt ? new Date(live.dataset.keptAt) : new Date();
     // Old totals must not pass for current ones: a failed poll says so above the page,
     // with the time of the last answer, until a poll gets through again.
     function reachable(ok) {
       var box = document.getElementById("offline");
-      if (ok) { lastOk = new Date(); if (box) { box.remove(); } return; }
+      if (ok) {
+        lastOk = new Date(); if (box) { box.remove(); }
+        var kept = document.getElementById("kept"); if (kept) { kept.remove(); }
+        return;
+      }
       if (!box) {
         box = document.createElement("p");
         box.id = "offline"; box.className = "offline error"; box.setAttribute("role", "status");
@@ -561,4 +567,76 @@
     Array.prototype.forEach.call(document.querySelectorAll("time.spoken"), spoken);
     Array.prototype.forEach.call(document.querySelectorAll("button[data-copy]"), copier);
   });
+})();
+
+// ==================================================================== awake while scoring ==
+// The scorekeeper's game page holds a screen wake lock while it is visible, with a switch
+// to turn it off (remembered on this phone). The API exists only in a secure context
+// (HTTPS, localhost); elsewhere the switch is shown disabled and says so, once, beside it.
+// No fallback: the one that works without a secure context plays a hidden video.
+(function () {
+  "use strict";
+  var KEY = "thousand.wake";
+
+  function wakeSwitch(box) {
+    var input = box.querySelector("input");
+    var note = box.querySelector(".wake-note");
+    var sentinel = null;
+    box.hidden = false;
+    if (!("wakeLock" in navigator)) {
+      input.checked = false; input.disabled = true;
+      note.textContent = box.dataset.unavailable;
+      return;
+    }
+    input.checked = localStorage.getItem(KEY) !== "off";
+    function hold() {
+      if (!input.checked || sentinel || document.visibilityState !== "visible") { return; }
+      navigator.wakeLock.request("screen").then(function (s) {
+        sentinel = s;
+        box.dataset.held = "1";
+        s.addEventListener("release", function () {
+          if (sentinel === s) { sentinel = null; }
+          delete box.dataset.held;
+        });
+        if (!input.checked) { letGo(); }  // turned off while the request was pending
+      }, function (err) {
+        note.textContent = box.dataset.refused + " (" + err.name + ")";
+      });
+    }
+    function letGo() {
+      if (sentinel) { var s = sentinel; sentinel = null; s.release(); }
+    }
+    input.addEventListener("change", function () {
+      localStorage.setItem(KEY, input.checked ? "on" : "off");
+      note.textContent = "";
+      if (input.checked) { hold(); } else { letGo(); }
+    });
+    // The browser releases the lock when the page is hidden; it is taken again on return.
+    document.addEventListener("visibilitychange", hold);
+    hold();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("wake");
+    if (box) { wakeSwitch(box); }
+  });
+})();
+
+// ==================================================================== offline after a reload
+// The service worker (/sw.js) keeps the app shell and the game pages this phone opened, for
+// a reload without a connection. Browsers allow one only in a secure context (HTTPS,
+// localhost); over plain http on the Wi-Fi nothing is registered (the wake lock's switch
+// says so on the scorekeeper's page).
+(function () {
+  "use strict";
+  function offlineShell() {
+    var words = document.getElementById("offline-words");
+    if (!words || !words.dataset.sw || !window.isSecureContext || !("serviceWorker" in navigator)) {
+      return;
+    }
+    // Its scope: the app's root (the script root, where /sw.js is served).
+    var scope = words.dataset.sw.replace(/sw\.js$/, "");
+    navigator.serviceWorker.register(words.dataset.sw, { scope: scope }).catch(function () {});
+  }
+  window.addEventListener("load", offlineShell);
 })();

@@ -2,6 +2,10 @@
 // server because of the network is kept in localStorage with its one-time id and sent
 // again, in the order it was made, when the connection returns. Without JavaScript the
 // forms post as they always did; a service worker cannot help on a plain-http LAN address.
+// A write the server finds late (the game changed meanwhile) is not stored: it answers
+// 409 with what was stored meanwhile, shown beside the waiting write until its holder
+// chooses. The next deal is numbered and seated by the engine's seatings the server put
+// in the form (data-ahead): the page never scores.
 "use strict";
 
 (function () {
@@ -16,6 +20,9 @@
   var words = {};
   var delay = FIRST_DELAY, timer = null, busy = false, sentSome = false, dirty = false;
   var lastSid = "";                   // this page's last queued write: what the next follows
+  var offline = false;                // the last request found no connection
+  var ahead = null;                   // {count, states}: the seatings from a known version
+  var sentMoves = [];                 // moves of this game's new records stored since then
 
   function $(sel, root) { return (root || document).querySelector(sel); }
   function say(key, n) { return (words[key] || "").replace("{n}", String(n)); }
@@ -51,6 +58,34 @@
     input.value = value;
   }
 
+  function field(entry, name) {
+    var found = entry.body.filter(function (p) { return p[0] === name; })[0];
+    return found ? found[1] : null;
+  }
+  function setBody(entry, name, value) {
+    entry.body = entry.body.filter(function (p) { return p[0] !== name; });
+    if (value !== null) { entry.body.push([name, String(value)]); }
+  }
+
+  // A write that adds a record (a deal, a redeal, an adjustment), as opposed to an edit.
+  function isNew(entry) { return /\/deal$/.test(new URL(entry.url, location.href).pathname); }
+  // What a new record does to the seating of the next deal (the seatings' moves): a
+  // played deal is made or failed, which only the server can tell.
+  function moveOf(entry) {
+    var action = field(entry, "action");
+    if (action === "play") { return ["made", "failed"]; }
+    if (action === "raspis") { return ["raspis"]; }
+    if (action === "adjustment" && field(entry, "reason") === "misdeal") { return ["misdeal"]; }
+    return [];
+  }
+  function label(e) {
+    return isNew(e) && e.number ? say("deal", e.number) + (e.label ? " · " + e.label : "") : e.label;
+  }
+  // Numbers follow the order: from ``start`` on, each new record of ``list`` takes the next.
+  function renumber(list, start) {
+    list.forEach(function (e) { if (e.game === game && isNew(e)) { e.number = start; start += 1; } });
+  }
+
   // ------------------------------------------------------------ sending
   // {kind: "ok"} stored (or already stored: a repeat is answered as the first post was),
   // {kind: "refused", text} the server said no, {kind: "network"} it could not be asked.
@@ -67,10 +102,57 @@
                               credentials: "same-origin", signal: ctl ? ctl.signal : undefined })
       .then(function (r) {
         clearTimeout(t);
+        if (r.status >= 502 && r.status <= 504) { return lost(); }  // a proxy's
+        reached();
         if (r.type === "opaqueredirect" || r.ok) { return { kind: "ok" }; }
-        if (r.status >= 502 && r.status <= 504) { return { kind: "network" }; }  // a proxy's
+        if (r.status === 409 && /json/.test(r.headers.get("Content-Type") || "")) {
+          return r.json().then(function (j) { return { kind: "conflict", conflict: j.conflict }; });
+        }
         return r.text().then(function (html) { return { kind: "refused", text: refusal(html, r.status) }; });
-      }, function () { clearTimeout(t); return { kind: "network" }; });
+      }, function () { clearTimeout(t); return lost(); });
+  }
+
+  // No connection: over plain http a page closed or reloaded now cannot open again, so
+  // the page says so at once, before anybody tries.
+  function lost() { offline = true; warn(); render(); return { kind: "network" }; }
+  function reached() { offline = false; warn(); render(); }
+  function warn() {
+    var box = document.getElementById("keep-open");
+    if (!offline) { if (box) { box.remove(); } return; }
+    if (!box) {
+      box = document.createElement("p");
+      box.id = "keep-open"; box.className = "offline-note keep-open"; box.setAttribute("role", "alert");
+      var main = $("main");
+      main.insertBefore(box, main.firstChild);
+    }
+    box.textContent = say("keepOpen");
+  }
+
+  // While there is no connection a link would lead to the browser's error page, and this
+  // page (with what waits in it) could not come back: a link is followed only once the
+  // server answers, and a reload or a closed tab asks first (the browser's own question).
+  function guardLinks(ev) {
+    if (!offline || ev.defaultPrevented || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey) { return; }
+    var a = ev.target.closest && ev.target.closest("a[href]");
+    if (!a || a.target || a.hasAttribute("download")) { return; }
+    var url = new URL(a.href, location.href);
+    if (url.origin !== location.origin) { return; }
+    if (url.pathname === location.pathname && url.search === location.search && url.hash) { return; }
+    ev.preventDefault();
+    var ctl = window.AbortController ? new AbortController() : null;
+    var t = setTimeout(function () { if (ctl) { ctl.abort(); } }, 4000);
+    fetch(url.href, { method: "HEAD", cache: "no-store", credentials: "same-origin",
+                      signal: ctl ? ctl.signal : undefined })
+      .then(function (r) {
+        clearTimeout(t);
+        if (r.status >= 502 && r.status <= 504) { throw new Error("proxy"); }
+        reached(); location.assign(url.href);
+      })
+      .catch(function () {
+        clearTimeout(t); lost();
+        var box = document.getElementById("keep-open");
+        if (box) { box.scrollIntoView({ block: "start" }); }
+      });
   }
 
   // The server's own words from its refusal page.
@@ -90,14 +172,21 @@
     if (!list.length) { return finished(); }
     var first = list[0];
     render();
-    if (first.status === "refused") { return; }  // the order waits for the user's decision
+    if (first.status === "refused" || first.status === "conflict") { return; }  // the user decides
     busy = true;
     send(first, true).then(function (res) {
       busy = false;
       if (res.kind === "ok") {
         change(first.sid, function () { return null; });
+        if (isNew(first)) { sentMoves.push(moveOf(first)); }
         sentSome = true; delay = FIRST_DELAY;
+        seat();
         flush();
+      } else if (res.kind === "conflict") {
+        // Nothing was stored: what was, and the seatings from it, come with the answer.
+        if (res.conflict.ahead) { ahead = res.conflict.ahead; sentMoves = []; }
+        change(first.sid, function (e) { e.status = "conflict"; e.conflict = res.conflict; return e; });
+        render(); seat();
       } else if (res.kind === "refused") {
         change(first.sid, function (e) { e.status = "refused"; e.refusal = res.text; return e; });
         render();
@@ -143,14 +232,18 @@
     b.id = "outbox-count";
     b.textContent = say("banner", list.length);
     head.appendChild(b);
-    head.appendChild(document.createTextNode(" " + say("later", list.length)));
+    var decide = list.some(function (e) { return e.status === "refused" || e.status === "conflict"; });
+    // Said as it is: a decision waits (online), or the connection is gone.
+    var why = decide ? say("decide") : (offline ? say("later", list.length) : "");
+    if (why) { head.appendChild(document.createTextNode(" " + why)); }
     box.appendChild(head);
     var ol = document.createElement("ol");
     list.forEach(function (e) { ol.appendChild(item(e)); });
     box.appendChild(ol);
     box.appendChild(button(say("send"), "outbox-send", function () { delay = FIRST_DELAY; flush(); }));
     var form = document.getElementById("deal-form");
-    if (form) {
+    if (form && !offline) { if (note) { note.remove(); } }  // never «no connection» online
+    else if (form) {
       if (!note) {
         note = document.createElement("p");
         note.id = "offline-note"; note.className = "offline-note"; note.setAttribute("role", "status");
@@ -165,9 +258,11 @@
     var li = document.createElement("li");
     li.className = "outbox-item " + e.status;
     li.dataset.sid = e.sid;
-    var label = document.createElement("span");
-    label.textContent = e.label;
-    li.appendChild(label);
+    var text = document.createElement("span");
+    text.className = "outbox-label";
+    text.textContent = label(e);
+    li.appendChild(text);
+    if (e.status === "conflict") { return conflicted(li, e); }
     if (e.status !== "refused") { return li; }
     var why = document.createElement("p");
     why.className = "error";
@@ -189,7 +284,14 @@
     // Dropping what was typed is the user's decision, asked twice.
     var drop = button(say("drop"), null, function () {
       if (drop.dataset.sure !== "1") { drop.dataset.sure = "1"; drop.textContent = say("dropSure"); return; }
-      change(e.sid, function () { return null; });
+      var list = all();
+      var at = list.findIndex(function (x) { return x.sid === e.sid; });
+      if (at >= 0) {
+        list.splice(at, 1);
+        if (isNew(e) && e.number) { renumber(list.slice(at), e.number); }
+        keep(list);
+      }
+      seat();
       flush();
     });
     drop.className = "outbox-drop";
@@ -197,13 +299,135 @@
     return li;
   }
 
+  // The other phone's writes beside this one, and the holder's two choices. Nothing is
+  // stored until one is made; it survives a reload (it is kept in localStorage).
+  function conflicted(li, e) {
+    var c = e.conflict;
+    li.textContent = "";
+    var pair = document.createElement("div");
+    pair.className = "conflict-pair";
+    var theirs = document.createElement("div");
+    theirs.className = "theirs";
+    var title = document.createElement("p");
+    title.textContent = c.title;
+    theirs.appendChild(title);
+    var ul = document.createElement("ul");
+    c.meanwhile.concat(c.more ? ["…"] : []).forEach(function (t) {
+      var item = document.createElement("li"); item.textContent = t; ul.appendChild(item);
+    });
+    theirs.appendChild(ul);
+    var mine = document.createElement("p");
+    mine.className = "mine";
+    mine.textContent = c.mine || label(e);
+    pair.appendChild(theirs);
+    pair.appendChild(mine);
+    li.appendChild(pair);
+    if (c.can_keep) {
+      li.appendChild(button(c.keep, null, function () { choose(e.sid, true); }));
+      li.lastChild.className = "outbox-keep primary";
+    }
+    var drop = button(c.drop, null, function () {
+      if (drop.dataset.sure !== "1") { drop.dataset.sure = "1"; drop.textContent = say("dropSure"); return; }
+      choose(e.sid, false);
+    });
+    drop.className = "outbox-drop";
+    li.appendChild(drop);
+    return li;
+  }
+
+  // Keep: the same write, sent again as a normal write on the version the server named.
+  // Drop: it is gone; a write typed after it now follows the game as it is (which holds
+  // the other phone's record of the same deal).
+  function choose(sid, keepIt) {
+    var list = all();
+    var at = list.findIndex(function (e) { return e.sid === sid; });
+    if (at < 0) { return; }
+    var e = list[at], c = e.conflict;
+    var rest = list.slice(at + 1).filter(function (x) { return x.game === game; });
+    if (keepIt) {
+      setBody(e, "version", c.version); setBody(e, "seen", c.seen); setBody(e, "after", null);
+      e.status = "waiting"; delete e.conflict;
+      if (isNew(e) && c.number) { renumber([e].concat(rest), c.number); }
+    } else {
+      list.splice(at, 1);
+      var next = rest[0];
+      if (next && field(next, "after") === sid) {
+        setBody(next, "version", c.version); setBody(next, "seen", c.seen); setBody(next, "after", null);
+      }
+      if (isNew(e) && e.number) { renumber(rest, e.number); }
+    }
+    keep(list);
+    delay = FIRST_DELAY;
+    seat();
+    flush();
+  }
+
+  // ------------------------------------------------------------ the next deal's seating
+  // The number and seating of the deal being typed: the server's count and seatings,
+  // followed by every new record stored since and every one waiting (made or failed is
+  // the server's to tell: both are followed, and a golden deal that depends on it says so).
+  function seat() {
+    var form = document.getElementById("deal-form");
+    if (!form || !ahead || form.dataset.edit) { return; }
+    var moves = sentMoves.concat(mine().filter(isNew).map(moveOf));
+    // Untouched until something waits: a refused form keeps what the server showed again.
+    if (!moves.length && form.dataset.seated !== "1") { return; }
+    form.dataset.seated = "1";
+    var number = ahead.count + moves.length + 1;
+    form.dataset.number = String(number);
+    var h = $("h1");
+    if (h) { h.textContent = say("deal", number); }
+    if (!ahead.states.length) { return; }
+    var at = [0];
+    moves.forEach(function (ms) {
+      if (!ms.length) { return; }
+      var next = [];
+      at.forEach(function (i) {
+        ms.forEach(function (m) { var j = ahead.states[i].then[m]; if (next.indexOf(j) < 0) { next.push(j); } });
+      });
+      at = next;
+    });
+    var states = at.map(function (i) { return ahead.states[i]; });
+    var st = states[0];
+    var players = JSON.parse(form.dataset.players || "[]");
+    function name(el, seatNo) {
+      if (!el) { return; }
+      el.textContent = players[seatNo]; el.className = "p" + seatNo + " pc";
+    }
+    name(document.getElementById("state-dealer"), st.dealer);
+    name($("#state-forced b"), st.forced);
+    var talon = document.getElementById("state-talon");
+    if (talon) { talon.textContent = talon.dataset.words.replace("{name}", players[st.dealer]); }
+    // Four players: the dealer sits out, so the seats that play change with the deal.
+    Array.prototype.forEach.call(form.querySelectorAll(".seat[data-seat], label.pick"), function (box) {
+      var input = box.matches("label") ? $("input", box) : $("input.pts", box);
+      var seatNo = parseInt(input.id.split("_")[1], 10);
+      var off = st.active.indexOf(seatNo) < 0;
+      box.hidden = off;
+      Array.prototype.forEach.call(box.matches("label") ? [input] : box.querySelectorAll("input"),
+        function (i) { i.disabled = off; });
+    });
+    var golden = states.filter(function (x) { return x.golden; }).length;
+    var sure = document.getElementById("state-golden"), maybe = document.getElementById("state-golden-maybe");
+    if (sure) { sure.hidden = golden !== states.length; }
+    if (maybe) { maybe.hidden = golden === 0 || golden === states.length; }
+    if (dirty) { return; }  // what is being typed stays as it is
+    var pick = $("input[name=declarer][value='" + st.forced + "']", form);
+    if (pick) { pick.checked = true; }
+    var contract = $("#contract", form);
+    if (contract) {
+      contract.dataset.start = golden === states.length ? "120" : "100";
+      contract.value = golden === states.length ? "120" : "";
+    }
+  }
+
   // ------------------------------------------------------------ the forms
-  function describe(form, submitter) {
+  function describe(form, submitter, numbered) {
     var parts = [];
     var h = $("h1");
-    if (h && form.closest("main")) { parts.push(h.textContent.trim()); }
+    if (h && form.closest("main") && !numbered) { parts.push(h.textContent.trim()); }
     var decl = $("input[name=declarer]:checked", form);
-    if (decl) {
+    if (decl && !(submitter && submitter.value === "redeal")) {  // a redeal has no declarer
       var name = decl.parentNode.textContent.trim();
       var contract = $("#contract", form);
       parts.push(name + (contract && contract.value ? " " + contract.value : ""));
@@ -255,6 +479,7 @@
     setField(form, "after", lastSid);
     if (form.id === "deal-form") { form.dataset.front = ""; }
     render();
+    seat();
   }
 
   function onSubmit(ev) {
@@ -273,8 +498,11 @@
     var body = [];
     data.forEach(function (v, k) { body.push([k, String(v)]); });
     var entry = { sid: data.get("sid"), game: game, url: target(form), body: body,
-                  page: location.href.split("#")[0], label: describe(form, submitter),
-                  status: "waiting", made: Date.now() };
+                  page: location.href.split("#")[0], status: "waiting", made: Date.now() };
+    // A new record is numbered as it will be stored: after every one waiting before it.
+    var numbered = isNew(entry) && !!ahead;
+    if (numbered) { entry.number = ahead.count + sentMoves.length + waiting.filter(isNew).length + 1; }
+    entry.label = describe(form, submitter, numbered);
     if (waiting.length) { queue(entry, form, front); flush(); return; }
     send(entry, false).then(function (res) {
       if (res.kind === "ok") { location.assign(game); return; }  // where every save lands
@@ -326,17 +554,25 @@
     if (w) { words = w.dataset; }
     reopen();
     var form = document.getElementById("deal-form");
+    if (form && form.dataset.ahead) { ahead = JSON.parse(form.dataset.ahead); }
     if (form) {
       form.addEventListener("input", function () { dirty = true; });
       form.addEventListener("change", function (ev) { if (ev.isTrusted) { dirty = true; } });
     }
     document.addEventListener("submit", onSubmit);
-    window.addEventListener("online", function () { delay = FIRST_DELAY; flush(); });
+    window.addEventListener("online", function () { reached(); delay = FIRST_DELAY; flush(); });
+    window.addEventListener("offline", function () { lost(); render(); });
+    document.addEventListener("click", guardLinks);
+    window.addEventListener("beforeunload", function (ev) {
+      if (offline) { ev.preventDefault(); ev.returnValue = ""; }
+    });
+    if (navigator.onLine === false) { lost(); }
     document.addEventListener("visibilitychange", function () {
       if (document.visibilityState === "visible") { flush(); }
     });
     // Another tab of this game sent or queued something: show the same list.
-    window.addEventListener("storage", function (ev) { if (ev.key === KEY) { render(); } });
+    window.addEventListener("storage", function (ev) { if (ev.key === KEY) { render(); seat(); } });
+    seat();
     flush();
   });
 })();
