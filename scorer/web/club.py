@@ -21,6 +21,7 @@ from scorer.web.club_pages import club
 from scorer.web.forms import ConfirmForm
 from scorer.web.game import qr_svg
 from scorer.web.i18n import lang
+from scorer.web.params import arg_int
 
 bp = Blueprint("club", __name__, url_prefix="/club")
 
@@ -88,10 +89,10 @@ def attempt(back: str, act: Any) -> ResponseReturnValue:
 
 def form_int(name: str) -> int:
     """A whole number from the form, or 400."""
-    value = request.form.get(name, "")
-    if not value.isdigit():
+    value = arg_int(request.form, name)  # 404 beyond SQLite's range: no such row
+    if value is None or value < 0:
         abort(400)
-    return int(value)
+    return value
 
 
 @bp.post("/rename")
@@ -194,7 +195,7 @@ def share_ref() -> tuple[str, int | None]:
     kind = request.values.get("kind", "season")
     if kind not in ("season", "player"):
         abort(400)
-    ref = request.values.get("ref", type=int)
+    ref = arg_int(request.values, "ref")
     if kind == "player" and ref is None:
         abort(400)
     return kind, ref

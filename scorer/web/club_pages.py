@@ -37,6 +37,7 @@ from scorer.web import access, downloads
 from scorer.web.club_chart import rating_svg
 from scorer.web.db import get_store
 from scorer.web.i18n import lang
+from scorer.web.params import arg_int, sqlite_int
 
 bp = Blueprint("club_pages", __name__)
 
@@ -111,7 +112,7 @@ def host_viewer() -> Viewer:
 
 def season_arg() -> int | None:
     """The ?season= of the host's pages (None: «всё время»)."""
-    return request.args.get("season", type=int)
+    return arg_int(request.args, "season")
 
 
 # -- caching ---------------------------------------------------------------------------
@@ -439,11 +440,15 @@ def figure_of(c: Club, viewer: Viewer, what: str, season_id: int | None
     """(label, figure, the page it belongs to) of a sources key, or None."""
     if what.startswith("p") and "." in what:
         head, _sep, key = what[1:].partition(".")
-        if not head.isdigit() or (not viewer.host and (
-                viewer.kind != "player" or viewer.ref != int(head))):
+        try:
+            player_id = sqlite_int(head) if head.isascii() and head.isdigit() else -1
+        except ValueError:  # more digits than any id
             return None
-        found = player_figure(c.player(int(head), season_id), key)
-        back = (flask_url("club_pages.player", player_id=int(head), season=season_id)
+        if player_id < 0 or (not viewer.host and (
+                viewer.kind != "player" or viewer.ref != player_id)):
+            return None
+        found = player_figure(c.player(player_id, season_id), key)
+        back = (flask_url("club_pages.player", player_id=player_id, season=season_id)
                 if viewer.host else flask_url("club_pages.shared", token=viewer.token))
     elif what.startswith("t"):
         if not viewer.host and viewer.kind != "season":

@@ -37,6 +37,7 @@ from scorer.web.db import get_store
 from scorer.web.deal_input import refusal
 from scorer.web.forms import ConfirmForm
 from scorer.web.i18n import lang
+from scorer.web.params import arg_int
 from scorer.web.versions import Broken, Loaded, load
 
 bp = Blueprint("rule_change", __name__, url_prefix="/g")
@@ -130,7 +131,7 @@ def change_form(token: str) -> ResponseReturnValue:
     row, loaded = loaded_game(token)
     when = request.args.get("when", "next")
     when = when if when in WHEN else "next"
-    slot_id = request.args.get("slot", type=int)
+    slot_id = arg_int(request.args, "slot")
     if slot_id is not None:
         when = "next"
     index = slot_index(loaded, slot_id)
@@ -210,9 +211,9 @@ def confirm(token: str) -> ResponseReturnValue:
     if not form.validate_on_submit():
         abort(400)
     when = request.form.get("when", "")
-    slot_id = request.form.get("slot", type=int)
+    slot_id = arg_int(request.form, "slot")
     text = request.form.get("changes", "")
-    version = request.form.get("version", type=int)
+    version = arg_int(request.form, "version")
     if when not in WHEN or version is None:
         abort(400)
     if not hmac.compare_digest(request.form.get("digest", ""),
@@ -267,7 +268,7 @@ def undo(token: str) -> ResponseReturnValue:
     row, loaded = loaded_game(token)
     if not ConfirmForm().validate_on_submit():
         abort(400)
-    rev = request.form.get("rev", type=int)
+    rev = arg_int(request.form, "rev")
     found = get_store().agreement_history(row.id)
     if not found or found[-1]["rev"] != rev:
         return stale(row)
@@ -276,7 +277,7 @@ def undo(token: str) -> ResponseReturnValue:
         candidate(loaded, "start", None, before, {})
         with get_store().writing():
             get_store().change_agreements(row.id, before.to_json(), "undo",
-                                          based_on=request.form.get("version", type=int))
+                                          based_on=arg_int(request.form, "version"))
     except StaleError:
         return stale(row)
     except RuleError as err:
