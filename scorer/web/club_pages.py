@@ -8,9 +8,7 @@ is a 304 and a changed one never replays a game log.
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +28,7 @@ from scorer.club import (
     SeasonTable,
 )
 from scorer.club.league import Played
+from scorer.csvfile import csv_text
 from scorer.engine.texts import N_
 from scorer.marks import number
 from scorer.renders import RenderFailed, html_paper
@@ -484,9 +483,7 @@ def csv_answer(viewer: Viewer, kind: str, season_id: int | None) -> ResponseRetu
         name = season_name(c, season_id)
     except ClubError as err:
         return refused(err)
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\r\n").writerows(rows)
-    response = kept(c, viewer, out.getvalue, "text/csv")
+    response = kept(c, viewer, lambda: csv_text(rows), "text/csv")
     response.headers["Content-Disposition"] = downloads.attachment(
         f"{name}-{kind}.csv", f"club-{kind}.csv")
     return response
