@@ -38,6 +38,7 @@ from scorer.club.league import (
 from scorer.club.ratings import Rating
 from scorer.club.roster import ClubError, Roster, bump
 from scorer.engine import RuleError, check_date, log_with, parse_game, replay
+from scorer.engine.names import MAX_SEASON, check_text
 from scorer.engine.texts import N_
 
 T = TypeVar("T")
@@ -460,8 +461,9 @@ def checked_season(name: str, start: str, end: str, points: dict[int, Sequence[f
                    ) -> tuple[str, dict[int, list[float]]]:
     """A season's name and points, checked (ClubError or RuleError naming what is wrong)."""
     name = " ".join(name.split())
-    if not name or len(name) > 80:
+    if not name or len(name) > MAX_SEASON:
         raise ClubError(N_("a season needs a name of 1 to 80 characters"))
+    check_text("season", name)  # the text rules of every name (RuleError on field "season")
     check_date(start)
     check_date(end)
     if end < start:

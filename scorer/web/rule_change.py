@@ -35,7 +35,7 @@ from scorer.web.agreement_form import label_of, loc
 from scorer.web.compare import links, result_context
 from scorer.web.db import get_store
 from scorer.web.deal_input import refusal
-from scorer.web.forms import ConfirmForm
+from scorer.web.forms import ConfirmForm, text_refusal
 from scorer.web.i18n import lang
 from scorer.web.params import arg_int
 from scorer.web.versions import Broken, Loaded, load
@@ -43,7 +43,6 @@ from scorer.web.versions import Broken, Loaded, load
 bp = Blueprint("rule_change", __name__, url_prefix="/g")
 
 WHEN = ("next", "start")
-MAX_WHO = 40  # a first name or a nickname, shown in the history
 
 
 def loaded_game(token: str) -> tuple[GameRow, Loaded]:
@@ -136,12 +135,8 @@ def change_form(token: str) -> ResponseReturnValue:
         when = "next"
     index = slot_index(loaded, slot_id)
     base = base_set(loaded, when, index)
-    urls = links(row, True)
-    context: dict[str, Any] = {"row": row, "game": loaded.game, "when": when, "slot": slot_id,
-                               "urls": urls, "result": None, "refused_change": None,
-                               "confirm": None, "change_list": [], "errors": {},
-                               "history": history(row), "form": ConfirmForm(),
-                               "version": loaded.version}
+    context = page_context(row, loaded, when, slot_id)
+    urls = context["urls"]
     values: Agreements | None = shown_set(loaded, base, index)
     if request.args.get("agreements_shown"):
         values, context["errors"] = read_form(base, when)
@@ -150,6 +145,29 @@ def change_form(token: str) -> ResponseReturnValue:
     shown = dict(values) if values is not None else typed_back(base)
     context["groups"] = agreement_form.groups(shown, context["errors"])
     return render_template("game/rule_change.html", **context)
+
+
+def page_context(row: GameRow, loaded: Loaded, when: str, slot_id: int | None
+                 ) -> dict[str, Any]:
+    """What the change form shows before any comparison."""
+    return {"row": row, "game": loaded.game, "when": when, "slot": slot_id,
+            "urls": links(row, True), "result": None, "refused_change": None,
+            "confirm": None, "change_list": [], "errors": {}, "history": history(row),
+            "form": ConfirmForm(), "version": loaded.version, "who": "", "who_error": None}
+
+
+def who_refused(row: GameRow, loaded: Loaded, when: str, slot_id: int | None,
+                changes: dict[str, Any], who: str, error: str) -> ResponseReturnValue:
+    """The comparison and its confirm button again, the «who» field as typed with its
+    refusal beside it (422); nothing is saved."""
+    index = slot_index(loaded, slot_id)
+    base = base_set(loaded, when, index)
+    new = (resolve_agreements(**changes) if when == "start"
+           else resolve_agreements(base.preset, {**base.overrides, **changes}))
+    context = page_context(row, loaded, when, slot_id)
+    context.update(proposal(row, loaded, when, index, slot_id, base, new, context["urls"]))
+    context.update(who=who, who_error=error, groups=agreement_form.groups(dict(new), {}))
+    return render_template("game/rule_change.html", **context), 422
 
 
 def typed_back(base: Agreements) -> dict[str, Any]:
@@ -221,7 +239,11 @@ def confirm(token: str) -> ResponseReturnValue:
         abort(400)
     if version != loaded.version:
         return stale(row)
-    who = request.form.get("who", "").strip()[:MAX_WHO] or None
+    typed = request.form.get("who", "")
+    who = " ".join(typed.split()) or None
+    bad_who = text_refusal("who", who) if who else None
+    if bad_who:
+        return who_refused(row, loaded, when, slot_id, json.loads(text), typed, bad_who)
     try:
         apply(row, loaded, when, slot_id, json.loads(text), who)
     except StaleError:
