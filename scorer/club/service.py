@@ -37,8 +37,15 @@ from scorer.club.league import (
 )
 from scorer.club.ratings import Rating
 from scorer.club.roster import ClubError, Roster, bump
-from scorer.engine import RuleError, check_date, log_with, parse_game, replay
-from scorer.engine.names import MAX_SEASON, check_text
+from scorer.engine import (
+    MAX_SEASON,
+    RuleError,
+    check_date,
+    check_text,
+    log_with,
+    parse_game,
+    replay,
+)
 from scorer.engine.texts import N_
 
 T = TypeVar("T")

@@ -14,8 +14,7 @@ from urllib.parse import quote
 from flask import Flask, Response, abort, current_app, request
 from flask_babel import gettext as _
 
-from scorer.engine import game_to_json
-from scorer.engine.names import visible_only
+from scorer.engine import game_to_json, visible_only
 from scorer.renders import RenderFailed, render_in_child, sheet_pdf
 from scorer.store import GameRow, JsonDict
 from scorer.web.access import is_host

@@ -15,8 +15,7 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import Field, StringField
 from wtforms.validators import Length, Optional, ValidationError
 
-from scorer.engine import MAX_NAME, MAX_TITLE, RuleError
-from scorer.engine.names import check_name, check_text
+from scorer.engine import MAX_NAME, MAX_TITLE, RuleError, check_name, check_text
 from scorer.web.i18n import lang
 
 MIN_PLAYERS = 2
