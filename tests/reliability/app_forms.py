@@ -132,4 +132,5 @@ def pages(w) -> list[str]:
             f"/club/share?kind=player&ref={w['player']}", f"/g/{edit}", f"/g/{edit}/deal",
             f"/g/{edit}/deal/{slot}", f"/g/{edit}/share", f"/g/{edit}/agreements",
             f"/g/{edit}/agreements?" + query("next", raspis_payout="sixty"),
-            f"/v/{view}", f"/s/{w['share']}", f"/g/{w['finished']}"]
+            f"/v/{view}", f"/s/{w['share']}", f"/g/{w['finished']}",
+            f"/club/players/{w['player']}", "/club/table"]

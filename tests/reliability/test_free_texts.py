@@ -54,7 +54,7 @@ def every_page(w) -> list[str]:
     """The walk's pages and the other pages with a form (what-if, rules, compare)."""
     edit = w["row"].edit_token
     return pages(w) + [f"/g/{edit}/compare", f"/v/{w['row'].view_token}/compare",
-                       f"/g/{edit}/rules", "/club/table", f"/club/players/{w['player']}"]
+                       f"/g/{edit}/rules"]
 
 
 def test_every_wtforms_text_field_goes_through_the_text_rules(app):

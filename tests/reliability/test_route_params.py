@@ -9,9 +9,10 @@ may be logged but single lines without the long numbers.
 
 from __future__ import annotations
 
+import html as html_lib
 import logging
 import re
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from app_forms import forms_of, pages, walk_app
@@ -28,6 +29,12 @@ QUERY_INTS = ("page", "season", "slot", "history", "edit", "ref", "version", "re
 def walked(app):
     """The app with something on every form (app_forms.walk_app)."""
     return walk_app(app)
+
+
+def shape(fields: dict[str, str]) -> tuple:
+    """What tells two forms (or links) of one route apart: their fields and the choices
+    among them (kind, action, when), not their numbers or texts."""
+    return (frozenset(fields), fields.get("kind"), fields.get("action"), fields.get("when"))
 
 
 def path_values(w, rule) -> dict[str, str]:
@@ -68,14 +75,25 @@ def test_every_route_answers_numbers_beyond_sqlite_without_a_500(app, walked, ca
     app.config["PROPAGATE_EXCEPTIONS"] = False  # a 500 is answered (and logged), as served
     w, client = walked, walked["client"]
     bodies: dict[str, list[dict[str, str]]] = {}
+    queries: dict[str, list[dict[str, str]]] = {}
     for page in pages(w):
         html = client.get(page).get_data(as_text=True)
         for method, action, fields in forms_of(html):
             known = bodies.setdefault(urlsplit(action).path, [])
-            # One body per set of fields: the host list's archive buttons differ only in
-            # their game.
-            if method == "POST" and all(set(b) != set(fields) for b in known):
+            # A form whose action holds a query (?kind=player&ref=…) sends it too: the
+            # views read it through request.values.
+            fields = {**dict(parse_qsl(urlsplit(html_lib.unescape(action)).query)), **fields}
+            # One body per kind of form: the host list's archive buttons differ only in
+            # their game, the roster's rename forms in their player.
+            if method == "POST" and all(shape(b) != shape(fields) for b in known):
                 known.append(fields)
+        # The query strings the pages link with (?kind=player&ref=…), one per shape.
+        for href in re.findall(r'href="([^"#]+\?[^"#]+)"', html):
+            link = urlsplit(html_lib.unescape(href))
+            known = queries.setdefault(link.path, [])
+            query_ = dict(parse_qsl(link.query))
+            if all(shape(q) != shape(query_) for q in known):
+                known.append(query_)
     caplog.set_level(logging.INFO)
     failures, unreached, sent = [], [], 0
     for rule in app.url_map.iter_rules():
@@ -83,7 +101,8 @@ def test_every_route_answers_numbers_beyond_sqlite_without_a_500(app, walked, ca
             continue
         good = path_values(w, rule)
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
-            base = bodies.get(build(rule, good)) if method == "POST" else [{}]
+            base = (bodies.get(build(rule, good)) if method == "POST"
+                    else [{}] + queries.get(build(rule, good), []))
             if base is None:
                 unreached.append(f"{method} {rule.rule}")
                 base = [{"csrf_token": csrf_of(client.get("/club").get_data(as_text=True))}]
@@ -96,9 +115,12 @@ def test_every_route_answers_numbers_beyond_sqlite_without_a_500(app, walked, ca
                 if "what" in rule.arguments and "sources" in rule.rule:
                     tries.append((build(rule, {**good, "what": f"p{value}.games"}), base[0]))
                 if method == "GET":
-                    tries.append((build(rule, good), dict.fromkeys(QUERY_INTS, value)))
-                    if value == str(2**63):
-                        tries += [(build(rule, good), {n: value}) for n in QUERY_INTS]
+                    for query_ in base:
+                        tries.append((build(rule, good),
+                                      {**query_, **dict.fromkeys(QUERY_INTS, value)}))
+                        if value == str(2**63):
+                            tries += [(build(rule, good), {**query_, n: value})
+                                      for n in QUERY_INTS]
                     continue
                 for body in base:
                     names = {
