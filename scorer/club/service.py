@@ -41,7 +41,15 @@ from scorer.club.player_figures import PlayerFigures, player_figures
 from scorer.club.ratings import Rating
 from scorer.club.roster import ClubError, Roster
 from scorer.club_store import CountedGame, Fingerprint, GameLinks, StoredSummary
-from scorer.engine import RuleError, check_date, check_text, log_with, parse_game, replay
+from scorer.engine import (
+    MAX_SEASON,
+    RuleError,
+    check_date,
+    check_text,
+    log_with,
+    parse_game,
+    replay,
+)
 from scorer.engine.texts import N_
 
 T = TypeVar("T")
@@ -375,9 +383,9 @@ def checked_season(name: str, start: str, end: str, points: dict[int, Sequence[f
                    ) -> tuple[str, dict[int, list[float]]]:
     """A season's name and points, checked (ClubError or RuleError naming what is wrong)."""
     name = " ".join(name.split())
-    if not name or len(name) > 80:
+    if not name or len(name) > MAX_SEASON:
         raise ClubError(N_("a season needs a name of 1 to 80 characters"))
-    check_text("name", name)  # the forms' text rules: a restore refuses what they refuse
+    check_text("season", name)  # the forms' text rules: a restore refuses what they refuse
     check_date(start)
     check_date(end)
     if end < start:

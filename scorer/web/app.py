@@ -16,7 +16,7 @@ from flask_wtf.csrf import CSRFProtect
 from scorer.instance import instance_folder
 from scorer.marks import number, signed
 from scorer.paths import DATABASE_NAME, data_dir
-from scorer.web import assets, dates, db, downloads, i18n, versions
+from scorer.web import assets, dates, db, downloads, i18n, params, versions
 from scorer.web.page_cache import GZIP_LEVEL
 
 csrf = CSRFProtect()
@@ -101,6 +101,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # written into the page before it is compressed.
     app.after_request(assets.first_visit)
     redact_token_logs(app)
+    # Before any route is added: each <int:…> is bound to its converter as it is added.
+    app.url_map.converters["int"] = params.RowIdConverter
     register_blueprints(app)
     return app
 
@@ -121,10 +123,15 @@ def content_security_policy(inline: assets.Inline) -> str:
 
 
 _TOKEN_PATH = re.compile(r"/([gvs])/[A-Za-z0-9_-]{16,}")
+# No id has 20 digits (SQLite's largest has 19): a longer run in a path is someone's
+# probe, and a 5000-digit one would fill the log.
+_LONG_NUMBER = re.compile(r"[0-9]{20,}")
 
 
 def redacted(text: str) -> str:
-    """A log line with every /g/, /v/ or /s/ (club share) token cut to /g/<…>."""
+    """A log line with every /g/, /v/ or /s/ (club share) token cut to /g/<…>, and every
+    number of 20 digits or more to <N digits>."""
+    text = _LONG_NUMBER.sub(lambda m: f"<{len(m.group())} digits>", text)
     return _TOKEN_PATH.sub(r"/\1/<…>", text)
 
 

@@ -9,9 +9,7 @@ changed one never replays a game log.
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +47,7 @@ from scorer.club import (
     Reading,
     SeasonTable,
 )
+from scorer.csvfile import csv_text
 from scorer.engine.texts import N_
 from scorer.marks import number
 from scorer.renders import RenderFailed, html_paper
@@ -57,6 +56,7 @@ from scorer.web.club_chart import rating_svg
 from scorer.web.db import get_store
 from scorer.web.i18n import lang
 from scorer.web.lru import Lru
+from scorer.web.params import arg_int, sqlite_int
 
 bp = Blueprint("club_pages", __name__)
 
@@ -126,7 +126,7 @@ def host_viewer() -> Viewer:
 
 def season_arg() -> int | None:
     """The ?season= of the host's pages (None: «всё время»)."""
-    return request.args.get("season", type=int)
+    return arg_int(request.args, "season")
 
 
 # -- caching ---------------------------------------------------------------------------
@@ -438,11 +438,15 @@ def figure_of(c: Club, viewer: Viewer, what: str, season_id: int | None
     """(label, figure, the page it belongs to) of a sources key, or None."""
     if what.startswith("p") and "." in what:
         head, _sep, key = what[1:].partition(".")
-        if not head.isdigit() or (not viewer.host and (
-                viewer.kind != "player" or viewer.ref != int(head))):
+        try:
+            player_id = sqlite_int(head) if head.isascii() and head.isdigit() else -1
+        except ValueError:  # more digits than any id
             return None
-        found = player_figure(c.player(int(head), season_id), key)
-        back = (flask_url("club_pages.player", player_id=int(head), season=season_id)
+        if player_id < 0 or (not viewer.host and (
+                viewer.kind != "player" or viewer.ref != player_id)):
+            return None
+        found = player_figure(c.player(player_id, season_id), key)
+        back = (flask_url("club_pages.player", player_id=player_id, season=season_id)
                 if viewer.host else flask_url("club_pages.shared", token=viewer.token))
     elif what.startswith("t"):
         if not viewer.host and viewer.kind != "season":
@@ -478,9 +482,7 @@ def csv_answer(viewer: Viewer, kind: str, season_id: int | None) -> ResponseRetu
         name = season_name(c, season_id)
     except ClubError as err:
         return refused(err)
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\r\n").writerows(rows)
-    response = kept(c, viewer, out.getvalue, "text/csv")
+    response = kept(c, viewer, lambda: csv_text(rows), "text/csv")
     response.headers["Content-Disposition"] = downloads.attachment(
         f"{name}-{kind}.csv", f"club-{kind}.csv")
     return response

@@ -13,7 +13,7 @@ from urllib.parse import quote
 from flask import Flask, Response, abort, current_app, request
 from flask_babel import gettext as _
 
-from scorer.engine import game_to_json
+from scorer.engine import game_to_json, visible_only
 from scorer.renders import RenderFailed, render_in_child, sheet_pdf
 from scorer.store import GameRow, JsonDict
 from scorer.web.access import is_host
@@ -66,7 +66,12 @@ def ascii_name(name: str, fallback: str, language: str = "ru") -> str:
 
 
 def attachment(name: str, fallback: str = "game") -> str:
-    """A Content-Disposition value that survives non-ASCII names."""
+    """A Content-Disposition value that survives non-ASCII names and carries none of the
+    characters the text rules refuse (a text stored before the rules may hold U+202E,
+    which would turn «xcod.exe» around in a file manager) nor a path or shell sign."""
+    name = re.sub(r'[\\/:*?"<>|]+', "-", visible_only(name))
+    if not re.search(r"\w", name.rpartition(".")[0]):
+        name = fallback
     plain = ascii_name(name, fallback, lang())
     return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name)}"
 

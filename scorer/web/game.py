@@ -44,6 +44,7 @@ from scorer.web.db import get_store
 from scorer.web.deal_input import Entry, Key, Setup
 from scorer.web.forms import ConfirmForm, new_sid
 from scorer.web.i18n import lang
+from scorer.web.params import arg_int
 from scorer.web.versions import Broken, Loaded, Version, load, remember, rescored
 
 bp = Blueprint("game", __name__, url_prefix="/g")
@@ -403,7 +404,7 @@ def history_page(game_id: int, slot_id: int | None) -> dict[str, Any]:
         return {"history": [], "history_pages": 0, "history_at": 1}
     st = get_store()
     pages = max(1, -(-st.history_length(game_id, slot_id) // HISTORY_PAGE))
-    at = min(max(request.args.get("history", 1, type=int) or 1, 1), pages)
+    at = min(max(arg_int(request.args, "history", 1) or 1, 1), pages)
     return {"history": st.history(game_id, slot_id, HISTORY_PAGE, (at - 1) * HISTORY_PAGE),
             "history_pages": pages, "history_at": at}
 
@@ -413,7 +414,7 @@ def preview(token: str) -> Response:
     """The live preview: every player's delta for the deal being typed, as JSON."""
     row = edit_row(token)
     loaded = load(row)
-    slot_id = request.args.get("edit", type=int)
+    slot_id = arg_int(request.args, "edit")
     if isinstance(loaded, Broken):
         return jsonify(ok=False, errors=[{"field": "top", "seat": None,
                                           "text": loaded.error.message(lang())}])
