@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from scorer.engine import signed as _engine_signed
@@ -147,3 +148,50 @@ def seat_marks(row: Any, seat: int, lang: str, players: int) -> str:
         elif mark not in out:
             out.append(mark)
     return " ".join(out)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What one player did over the whole game, counted from the engine's events (as the
+    club's figures count them, docs/STATS.md): the protocol's own ``bolts``, ``falls`` and
+    ``raspis`` are the counters towards the next penalty, which a penalty resets."""
+
+    bolts: int  # deals in which the player took no trick (a double bolt is one)
+    penalties: int  # bolt, concession and three-falls penalties
+    falls: int  # falls off the barrel
+    raspis: int  # concessions declared
+
+
+PENALTY_EVENTS = frozenset({"bolt_penalty", "raspis_penalty", "three_falls_zero"})
+
+
+def tallies(protocol: Any) -> list[Tally]:
+    """Each seat's game counts, read off every row of a replayed protocol."""
+    seats = len(protocol.players)
+    bolts, penalties, falls, raspis = [0] * seats, [0] * seats, [0] * seats, [0] * seats
+    for row in protocol.rows:
+        if row.type == "raspis" and row.declarer is not None:
+            raspis[row.declarer] += 1
+        for event in row.events:
+            if event.seat is None:
+                continue
+            if event.kind == "bolt":
+                bolts[event.seat] += 1
+            elif event.kind == "barrel_fall":
+                falls[event.seat] += 1
+            elif event.kind in PENALTY_EVENTS:
+                penalties[event.seat] += 1
+    return [Tally(*counts) for counts in zip(bolts, penalties, falls, raspis, strict=True)]
+
+
+def towards_penalty(protocol: Any, ag: Mapping[str, Any], seat: int) -> list[tuple[str, int]]:
+    """The counters that run towards a penalty now, for an unfinished game: («bolt», 2)
+    for the second of three bolts; only those above 0 whose penalty is agreed."""
+    out = []
+    if ag["bolt_penalty"] != "none" and protocol.bolts[seat]:
+        out.append(("bolt", protocol.bolts[seat]))
+    if ag["raspis"] and ag["raspis_third_penalty"] and protocol.raspis[seat] % 3:
+        out.append(("raspis", protocol.raspis[seat] % 3))
+    if ag["barrel_three_falls_zero"] and falls_possible(ag) and protocol.falls[seat]:
+        out.append(("fall", protocol.falls[seat]))
+    return out
