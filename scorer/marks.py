@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer.engine import signed as _engine_signed
-from scorer.engine.texts import DEFAULT, LANGUAGES, N_, tr
+from scorer.engine.texts import DEFAULT, LANGUAGES, N_, ptr, tr
 
 # Beyond this a number is not a score any game reaches (the engine bounds totals far
 # lower); it is written short so that no page or sheet can fail on it (Python refuses
@@ -42,6 +42,10 @@ MEANINGS = {
     "sitting_out": N_("sat on the talon"),
     "win": N_("win"),
 }
+# The legend follows the game's agreements: what a bolt is (bolt_counts), and whether
+# a penalty can come from bolts at all.
+BOLT_ZERO_POINTS = N_("bolt (0 points with marriages)")
+PENALTY_NO_BOLTS = N_("penalty (raspis, three falls)")
 # Engine event kind -> the mark it leaves in that seat's cell. A bolt repeats its mark
 # by weight; barrel_enter needs none (the row's barrel list already shows the seat).
 EVENT_MARK = {
@@ -109,11 +113,45 @@ def legend_keys(ag: Mapping[str, Any], players: int) -> list[str]:
     return [key for key in LETTERS if can[key]]
 
 
+def pgettext(context: str, msgid: str) -> str:
+    """Mark ``msgid`` under ``context`` for extraction (pybabel's pgettext keyword); it is
+    translated where it is shown, by preset_word."""
+    return msgid
+
+
+# The Polish preset's own words for these (docs/UX.md: «pod kreską», «spadek spod kreski»):
+# marked here so that extraction makes their entries; ru, uk and en leave them empty.
+NATIVE_WORDS = (
+    pgettext("preset:polish", N_("on the barrel")),
+    pgettext("preset:polish", N_("fell off the barrel")),
+    pgettext("preset:polish", N_("barrel")),
+)
+
+
+def preset_word(lang: str, ag: Any, msgid: str) -> str:
+    """A word as the game's preset says it: a native preset (the Polish one) has its own
+    table words under the context ``preset:NAME`` (docs/UX.md: «pod kreską»), read where
+    the catalog has them, else the plain word."""
+    preset = getattr(ag, "preset", None)
+    return ptr(lang, f"preset:{preset}", msgid) if preset else tr(lang, msgid)
+
+
+def meaning(lang: str, ag: Mapping[str, Any], key: str) -> str:
+    """What one mark means in a game with these agreements."""
+    msgid = MEANINGS[key]
+    if key == "bolt" and ag["bolt_counts"] == "zero_points":
+        msgid = BOLT_ZERO_POINTS
+    elif key == "penalty" and ag["bolt_penalty"] == "none":
+        msgid = PENALTY_NO_BOLTS
+    return preset_word(lang, ag, msgid)
+
+
 def legend(lang: str, ag: Mapping[str, Any], players: int) -> list[tuple[str, str]]:
-    """(mark, meaning) for every mark the game can show, in display order."""
+    """(mark, meaning) for every mark the game can show, in display order, in the words
+    of the game's agreements and preset."""
     lang = lang if lang in LANGUAGES else DEFAULT
     m = letters(lang)
-    return [(m[k], tr(lang, MEANINGS[k])) for k in legend_keys(ag, players)]
+    return [(m[k], meaning(lang, ag, k)) for k in legend_keys(ag, players)]
 
 
 def row_marks(row: Any, lang: str) -> list[str]:

@@ -1,0 +1,87 @@
+"""Words a new user's walk through the app found wrong (issue 32, part 4), held here: an
+agreement is named by its title, never its id; Ukrainian past forms have no gender."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+from languages import TRANSLATED, each, po
+
+from scorer.engine.texts import tr
+
+ROOT = Path(__file__).resolve().parents[2]
+# Ids that are not also plain words: "dark" or "golden" may stand in a sentence.
+IDS = {key for key in tomllib.loads((ROOT / "rules" / "catalog.toml").read_text("utf-8"))
+       ["agreements"] if "_" in key}
+
+
+def texts(message) -> list[str]:
+    """Every string of a catalog entry: its msgid(s) and translation(s)."""
+    ids = [message.id] if isinstance(message.id, str) else list(message.id)
+    found = [message.string] if isinstance(message.string, str) else list(message.string)
+    return [t for t in ids + found if t]
+
+
+@pytest.mark.parametrize("lang", each(TRANSLATED))
+def test_no_sentence_names_an_agreement_by_its_id(lang):
+    """«…przy barrel_defender_win…»: every sentence of every language (the English msgids
+    included) says the agreement's title instead."""
+    said = [(w, t) for m in po(lang) for t in texts(m) for w in re.findall(r"\w+", t)
+            if w in IDS]
+    assert not said, said[:5]
+
+
+# Masculine past forms a Ukrainian sheet or legend would say of any player.
+MASCULINE = re.compile(r"\b(зіграв|злетів|не зіграв|скинув|сів)\b")
+
+
+@pytest.mark.parametrize("msgid", ["made", "failed", "fell off the barrel",
+                                   "fell off the barrel: {amount}"])
+def test_ukrainian_says_what_happened_without_a_gender(msgid):
+    """The sheet's «зіграно / не зіграно» (as the web), the legend's «зліт з бочки»."""
+    assert not MASCULINE.search(tr("uk", msgid)), tr("uk", msgid)
+    assert tr("uk", msgid) != msgid
+
+
+def empty_game(preset: str, **overrides):
+    """A game of three with no deal yet under ``preset``."""
+    from scorer.engine import parse_game
+
+    return parse_game({"format": "thousand-game/1", "players": ["Аня", "Борис", "Вика"],
+                       "agreements": {"preset": preset, "overrides": overrides}, "deals": []})
+
+
+def test_the_polish_preset_says_kreska_in_the_legend_and_the_chart():
+    """UX.md's glossary: a Polish-preset game is «pod kreską», its chart line «kreska 800»;
+    the same line of a classic game in Polish stays «beczka»."""
+    from scorer import chart, marks
+    from scorer.engine import replay
+
+    polish = empty_game("polish")
+    meanings = dict(marks.legend("pl", polish.agreements, 3))
+    assert meanings["B"] == "pod kreską"
+    assert "kreska 800" in chart.totals_svg(polish, replay(polish), "pl")
+    classic = empty_game("classic")
+    assert dict(marks.legend("pl", classic.agreements, 3))["B"] == "na beczce"
+    assert "beczka 880" in chart.totals_svg(classic, replay(classic), "pl")
+    # Other languages read the plain word (their context entries are empty).
+    assert dict(marks.legend("ru", polish.agreements, 3))["Б"] == "на бочке"
+
+
+@pytest.mark.parametrize("lang", each())
+def test_the_legend_follows_the_games_agreements(lang):
+    """Where a bolt is 0 points (with marriages), the legend does not say «no trick»;
+    where bolts cost nothing, the penalty is not said to come from bolts."""
+    from scorer import marks
+
+    zero = dict(marks.legend(lang, empty_game("classic", bolt_counts="zero_points")
+                             .agreements, 3))
+    assert zero["—"] == tr(lang, marks.BOLT_ZERO_POINTS)
+    trick = dict(marks.legend(lang, empty_game("classic").agreements, 3))
+    assert trick["—"] == tr(lang, marks.MEANINGS["bolt"]) != zero["—"]
+    free = dict(marks.legend(lang, empty_game("classic", bolt_penalty="none",
+                                              raspis_third_penalty=True).agreements, 3))
+    assert free["!"] == tr(lang, marks.PENALTY_NO_BOLTS)
