@@ -196,8 +196,8 @@ def test_delete_and_restore_keep_every_revision(app, table):
     assert notes == ["add", "delete", "restore"]
     history = table.client.get(f"{game}/deal/{first}").get_data(as_text=True)
     assert "История этого кона" in history
-    assert [m for m in ("записан", "удалён", "восстановлен") if m in history] == [
-        "записан", "удалён", "восстановлен"]
+    assert [m for m in ("записан", "удалён", "возвращён") if m in history] == [
+        "записан", "удалён", "возвращён"]
 
 
 def test_delete_refused_when_a_later_deal_would_break(table):

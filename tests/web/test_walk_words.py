@@ -85,3 +85,43 @@ def test_the_legend_follows_the_games_agreements(lang):
     free = dict(marks.legend(lang, empty_game("classic", bolt_penalty="none",
                                               raspis_third_penalty=True).agreements, 3))
     assert free["!"] == tr(lang, marks.PENALTY_NO_BOLTS)
+
+
+def page_text(html: str) -> str:
+    """A page's text, tags dropped and entities read."""
+    import html as htmllib
+
+    return htmllib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
+
+
+def banner(table, game: str, **changed) -> str:
+    """The change summary the game page shows once after an edit (its session note)."""
+    with table.client.session_transaction() as session:
+        session["changed"] = {"game": 1, "note": "edit", "deal": 1, "slot": 1, "ids": [],
+                              **changed}
+    page = table.client.get(game).get_data(as_text=True)
+    return page_text(page.split('id="changed"', 1)[1].split("</section>", 1)[0])
+
+
+def test_after_an_edit_the_summary_says_one_true_sentence(table):
+    """Later rows moved, the scores did not: one sentence says both (it said «Итоги
+    изменились в 2 следующих конах.» and then «Ни один итог не изменился.»)."""
+    game = table.new_game()
+    table.deal(game, declarer="0", contract="100", points_1="20", points_2="0")
+    said = banner(table, game, before=[100, 20, 0], after=[100, 20, 0], rows=2)
+    assert "Итоги изменились в 2 следующих конах, а счёт сейчас прежний." in said
+    assert "Ни один итог не изменился" not in said
+    said = banner(table, game, before=[100, 20, 0], after=[100, 20, 0], rows=0)
+    assert "Ни один итог не изменился." in said and "следующих конов" not in said
+    said = banner(table, game, before=[100, 20, 0], after=[105, 15, 0], rows=0)
+    assert "Итоги следующих конов не изменились." in said and "прежний" not in said
+
+
+@pytest.mark.parametrize("lang", each(TRANSLATED))
+def test_a_restored_deal_is_told_in_the_buttons_word(lang):
+    """«Вернуть» brings a deal back: the scorekeeper's summary, the watcher's note and the
+    history say the same word («возвращён», not «восстановлен» on one and «возвращён» on
+    the other)."""
+    said = [tr(lang, m) for m in ("Deal %(n)s restored.", "deal %(n)d restored", "restored")]
+    stems = {"ru": "возвращ", "uk": "поверну", "pl": "przywróc"}[lang]
+    assert all(stems in s.lower() for s in said), said
