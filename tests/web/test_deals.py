@@ -360,7 +360,9 @@ def test_an_error_about_a_field_the_form_hides_is_shown_on_top(table):
                    points_2="0", nt_2="1", dark="1")
     html = r.get_data(as_text=True)
     assert 'name="dark"' not in html
-    assert re.search(r'<li class="error top-error">[^<]*втёмную', html)
+    # The rule's title is said once, as the link to the rules sheet.
+    assert re.search(r'<li class="error top-error">[^<]*<a href="[^"]*#dark">игра втёмную</a>',
+                     html)
     assert table.slot_ids(game) == []
 
 

@@ -125,3 +125,39 @@ def test_a_restored_deal_is_told_in_the_buttons_word(lang):
     said = [tr(lang, m) for m in ("Deal %(n)s restored.", "deal %(n)d restored", "restored")]
     stems = {"ru": "возвращ", "uk": "поверну", "pl": "przywróc"}[lang]
     assert all(stems in s.lower() for s in said), said
+
+
+def imported(table, log: dict) -> str:
+    """Import a game log through the form; its edit path."""
+    import io
+    import json
+
+    r = table.client.post("/import", data={
+        "csrf_token": table.token("/"),
+        "file": (io.BytesIO(json.dumps(log).encode()), "g.json")},
+        content_type="multipart/form-data")
+    assert r.status_code == 302, r.get_data(as_text=True)[:2000]
+    return r.headers["Location"]
+
+
+DARK_LOG = {"format": "thousand-game/1", "players": ["Аня", "Борис", "Вика"],
+            "agreements": {"preset": "classic", "overrides": {"dark": True}},
+            "first_dealer": 0, "deals": [
+                {"type": "play", "declarer": 1, "contract": 100, "points": [10, 100, 10],
+                 "marriages": {}, "no_tricks": []},
+                {"type": "play", "declarer": 2, "contract": 120, "dark": True,
+                 "points": [10, 10, 100], "marriages": {"2": ["hearts"]}, "no_tricks": []}]}
+
+
+def test_what_if_refused_says_where_its_totals_stand_and_names_the_rule_once(table):
+    """Dark off under the classic set: the refusal at deal 2 names «Игра втёмную» once
+    (as a link to the rules sheet), and the what-if totals say they are after deal 1."""
+    game = imported(table, DARK_LOG)
+    page = table.client.get(f"{game}/compare?preset=classic").get_data(as_text=True)
+    refused = page.split('id="refused"', 1)[1].split("</p>", 1)[0]
+    said = page_text(refused)
+    assert "Кон 2" in said
+    assert said.casefold().count("игра втёмную") == 1, said
+    assert re.search(r'<a href="[^"]*/rules#dark">игра втёмную</a>', refused), refused
+    head = page_text(page.split('id="totals"', 1)[1].split("</thead>", 1)[0])
+    assert "после кона 1, на котором разбор остановился" in head, head
