@@ -103,3 +103,24 @@ def test_club_pages_have_no_stray_marker_and_the_share_page_copies(browser, club
         assert "none" in markers(page, ".langs > summary")
     finally:
         ctx.close()
+
+
+def test_a_samosval_cell_stays_in_its_column(browser, live_server):
+    """«♠♥ +240 → 555 → 0» in a three-player protocol wraps inside its own cell rather than
+    running across the next player's column."""
+    log = {"format": "thousand-game/1", "players": ["Аня", "Борис", "Вика"], "deals": [
+        {"type": "adjustment", "player": 2, "amount": 315, "reason": "other"},
+        {"type": "play", "declarer": 2, "contract": 240, "points": [0, 20, 100],
+         "marriages": {"2": ["spades", "hearts"]}, "no_tricks": []}]}
+    ctx, page = sized(browser, PHONE)
+    try:
+        open_game(page, live_server, log)
+        cell = page.locator("#row-2 td.cell").nth(2)
+        assert "→ 555 → 0" in " ".join(cell.inner_text().split())
+        overflow = page.evaluate("""() => [...document.querySelectorAll('#row-2 td.cell')]
+            .map(td => { const a = td.getBoundingClientRect();
+                         return Math.max(...[...td.querySelectorAll('*')].map(
+                             e => e.getBoundingClientRect().right)) - a.right; })""")
+        assert max(overflow) <= 0.5, overflow
+    finally:
+        ctx.close()
