@@ -161,3 +161,14 @@ def test_what_if_refused_says_where_its_totals_stand_and_names_the_rule_once(tab
     assert re.search(r'<a href="[^"]*/rules#dark">игра втёмную</a>', refused), refused
     head = page_text(page.split('id="totals"', 1)[1].split("</thead>", 1)[0])
     assert "после кона 1, на котором разбор остановился" in head, head
+
+
+def test_the_known_players_chips_sit_above_the_name_fields(app, client):
+    """UX.md: «the known players as chips above the name fields» (they were below)."""
+    from club_web import as_host, store_club
+
+    store_club(app)
+    as_host(client)
+    page = client.get("/new").get_data(as_text=True)
+    assert 'id="player-chips"' in page
+    assert page.index('id="player-chips"') < page.index('id="name0"')
