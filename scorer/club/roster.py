@@ -40,7 +40,7 @@ class ClubChange:
     """One change of the club's links or players, as the history shows it."""
 
     id: int
-    kind: str  # "count", "rename", "merge", "relink"
+    kind: str  # "count", "rename", "merge", "relink", "add"
     data: dict[str, Any]
     created: str
     undone: str | None
@@ -137,6 +137,19 @@ class Roster:
                             [name, name_key(name), player_id])
             return self.record("rename", {"player": player_id, "before": old, "after": name})
 
+    def add_player(self, name: str) -> ClubChange:
+        """A new player on the roster before any game (a chip on the next new game)."""
+        name = " ".join(name.split())
+        check_name(name)
+        with self.changing():
+            if self.db.execute("select 1 from players where key = ? and merged_into is null",
+                               [name_key(name)]).fetchone():
+                raise ClubError(N_("{name} is a player already"), name=name)
+            player = store.inserted(self.db.execute(
+                "insert into players (name, key, created) values (?, ?, ?)",
+                [name, name_key(name), store.now()]))
+            return self.record("add", {"player": player, "name": name})
+
     def merge(self, keep: int, gone: int) -> ClubChange:
         """Make two players one: every seat of ``gone`` is linked to ``keep``; ``gone``
         stays, marked as merged (undo splits them again)."""
@@ -215,6 +228,16 @@ class Roster:
     def _changed_since(self) -> ClubError:
         """The refusal of an undo whose change was changed again since."""
         return ClubError(N_("changed again since: undo the later change first"))
+
+    def _undo_add(self, data: dict[str, Any]) -> None:
+        """Take back a player added by hand, if no game or merge has used them since."""
+        used = self.db.execute(
+            "select 1 from seat_links where player_id = ? union all"
+            " select 1 from players where merged_into = ? or (id = ? and merged_into"
+            " is not null) limit 1", [data["player"]] * 3).fetchone()
+        if used is not None:
+            raise self._changed_since()
+        self.db.execute("delete from players where id = ?", [data["player"]])
 
     def _undo_rename(self, data: dict[str, Any]) -> None:
         """Give the player the name it had."""

@@ -101,6 +101,13 @@ def rename() -> ResponseReturnValue:
     return attempt(url_for("club.roster"), lambda: club().rename(player, name))
 
 
+@bp.post("/add")
+def add_player() -> ResponseReturnValue:
+    """Put a player on the roster before their first game."""
+    name = request.form.get("name", "")
+    return attempt(url_for("club.roster"), lambda: club().add_player(name))
+
+
 @bp.post("/merge")
 def merge() -> ResponseReturnValue:
     """Make two players one (two spellings of one person)."""
@@ -240,6 +247,8 @@ def change_text(change: ClubChange, names: dict[int, str]) -> str:
     def who(pid: Any) -> str:
         return names.get(int(pid), "?") if pid is not None else "?"
 
+    if change.kind == "add":
+        return str(_("Added: %(name)s", name=d["name"]))
     if change.kind == "rename":
         return str(_("Renamed: %(before)s → %(after)s", before=d["before"], after=d["after"]))
     if change.kind == "merge":

@@ -315,3 +315,25 @@ def first_difference(pages: list[bytes], others: list[bytes]) -> tuple[int, str]
             return n, a[max(0, i - 120):i + 80].decode(errors="replace") + " ≠ " + \
                 b[max(0, i - 120):i + 80].decode(errors="replace")
     return None
+
+
+def test_the_host_adds_a_player_before_their_first_game(app, client, host):
+    """«Добавить игрока» on the roster: the new player is listed and is a chip on the next
+    new game; the same name twice is refused; the history can take it back."""
+    roster = text(client.get("/club"))
+    assert 'id="add-player"' in roster and "Добавить игрока" in roster
+    token = csrf(roster)
+    r = client.post("/club/add", data={"csrf_token": token, "name": "  Дина  "},
+                    follow_redirects=True)
+    assert "Добавлен игрок: Дина" in text(r)
+    assert re.search(r'<b>Дина</b>\s*<small>0 партий', text(client.get("/club")))
+    assert 'value="Дина" class="chip"' in text(client.get("/new"))
+    r = client.post("/club/add", data={"csrf_token": token, "name": "Дина"},
+                    follow_redirects=True)
+    assert "Дина — уже игрок клуба" in text(r)
+    assert text(client.get("/club")).count("<b>Дина</b>") == 1
+    with app.app_context():
+        added = club_of(app).history()[0]
+    assert added.kind == "add"
+    client.post("/club/undo", data={"csrf_token": token, "change": added.id})
+    assert "<b>Дина</b>" not in text(client.get("/club"))
