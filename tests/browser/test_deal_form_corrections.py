@@ -269,3 +269,17 @@ def test_four_players_keep_the_preview_and_save_in_reach(live_server, phone):
     box = page.locator("#points_1").bounding_box()
     bar = page.locator("#save").bounding_box()
     assert box["y"] + box["height"] <= bar["y"] or box["y"] >= bar["y"] + bar["height"]
+
+
+def test_a_typed_125_is_marked_on_its_field_before_it_is_left(live_server, phone):
+    """The last field typed, 125, still focused: the live preview marks it and names it
+    (a value typed wrong needs no leaving; only a blank field's complaint waits)."""
+    page = phone()
+    new_game(page, live_server, names=NAMES)
+    fill_deal(page, 0, 100, {2: 0})
+    typed(page, "#points_1", ["1", "2", "5"])
+    settled(page)
+    assert page.evaluate("document.activeElement.id") == "points_1"
+    assert page.get_attribute("#points_1", "aria-invalid") == "true"
+    live = page.locator("#preview-msg").inner_text()
+    assert "Вениамин" in live and "125" in live

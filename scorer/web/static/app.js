@@ -119,11 +119,18 @@
 
     var touched = {};
     form.addEventListener("focusout", function (ev) {
-      if (ev.target && ev.target.name) { touched[ev.target.name] = true; }
+      if (ev.target && ev.target.name && !touched[ev.target.name]) {
+        touched[ev.target.name] = true;
+        schedule();  // a complaint that waited for this field to be left is due now
+      }
     });
     function shownError(e) {
       if (e.field === "points" || e.field === "marriages" || e.field === "no_tricks") {
         if (e.seat === null) { return Object.keys(touched).some(function (k) { return k.indexOf("points_") === 0; }); }
+        // A value typed wrong (125) is marked at once; a blank one waits until left.
+        var typedHere = $("#points_" + e.seat);
+        if (e.field === "points" && typedHere && typedHere.dataset.typed === "1"
+            && typedHere.value.trim() !== "") { return true; }
         return !!touched["points_" + e.seat];
       }
       if (e.field === "top" || e.field === "stale") { return true; }
