@@ -21,7 +21,8 @@ from scorer.engine import ADJUSTMENT_REASONS, SUITS, RuleError, catalog, current
 SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠", "ace": "A",
               "half_hearts": "½♥", "half_diamonds": "½♦", "half_clubs": "½♣",
               "half_spades": "½♠"}
-ACTIONS = ("play", "raspis", "redeal", "adjustment", "preview")
+# preview_raspis: the concession's effect shown before «Yes, record the concession».
+ACTIONS = ("play", "raspis", "redeal", "adjustment", "preview", "preview_raspis")
 ADJUST_REASONS = ADJUSTMENT_REASONS
 Key = tuple[str, int | None]
 
@@ -276,7 +277,7 @@ def build(setup: Setup, action: str, entry: Entry) -> dict[str, Any] | None:
         return {"type": "redeal"}
     if action == "adjustment":
         return build_adjustment(entry, setup.reason_amounts)
-    kind = "raspis" if action == "raspis" else "play"
+    kind = "raspis" if action in ("raspis", "preview_raspis") else "play"
     declarer = number(entry, "declarer", ("declarer", None))
     contract = number(entry, "contract", ("contract", None))
     record: dict[str, Any] = {"type": kind, "declarer": declarer, "contract": contract}

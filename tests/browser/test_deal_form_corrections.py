@@ -283,3 +283,23 @@ def test_a_typed_125_is_marked_on_its_field_before_it_is_left(live_server, phone
     assert page.get_attribute("#points_1", "aria-invalid") == "true"
     live = page.locator("#preview-msg").inner_text()
     assert "Вениамин" in live and "125" in live
+
+
+def test_the_concession_shows_what_it_changes_before_its_second_tap(live_server, phone):
+    """«Роспись…» opened: each player's change and new total are in the box above «Да,
+    записать роспись», and the saved row has those totals."""
+    page = phone()
+    new_game(page, live_server, names=NAMES)
+    open_form(page)
+    page.click("label.pick.p1")
+    page.fill("#contract", "110")
+    page.click("#raspis-ask")
+    page.wait_for_selector("#raspis-preview:not([hidden])")
+    page.wait_for_function("() => document.querySelector('.rv-score').textContent !== ''")
+    shown = page.locator("#raspis-preview .rv-score").all_inner_texts()
+    box = page.locator("#raspis-preview").bounding_box()
+    assert box["y"] < page.locator("#raspis").bounding_box()["y"]
+    page.click("#raspis")
+    page.wait_for_url(GAME)
+    totals = page.locator("#totals .score").all_inner_texts()
+    assert [s.replace("→", "").strip() for s in shown] == totals

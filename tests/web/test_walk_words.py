@@ -172,3 +172,32 @@ def test_the_known_players_chips_sit_above_the_name_fields(app, client):
     page = client.get("/new").get_data(as_text=True)
     assert 'id="player-chips"' in page
     assert page.index('id="player-chips"') < page.index('id="name0"')
+
+
+def test_a_concession_previews_what_it_changes_before_it_is_recorded(table):
+    """Without script «Показать, что изменится» in the «Роспись…» box: the box comes back
+    open with every player's change as the engine scores the concession; nothing stored."""
+    from webtable import version_of
+
+    from scorer.engine import parse_game, replay
+
+    game = table.new_game()
+    table.deal(game, declarer="0", contract="100", points_1="20", points_2="0")
+    form = table.form(game + "/deal")
+    r = table.client.post(game + "/deal", data={**form, "action": "preview_raspis",
+                                                "declarer": "1", "contract": "110"})
+    assert r.status_code == 200
+    page = r.get_data(as_text=True)
+    box = page.split('id="raspis-confirm"', 1)[1].split("</details>", 1)[0]
+    assert box.startswith(" open>"), box[:40]
+    assert 'id="raspis-preview" aria-live="polite">' in box  # not hidden
+    shown = [page_text(c).strip() for c in re.findall(r'class="rv-delta"[^>]*>(.*?)</td>', box)]
+    log = {"format": "thousand-game/1", "players": ["Аня", "Борис", "Вика"], "deals": [
+        {"type": "play", "declarer": 0, "contract": 100, "points": [100, 20, 0],
+         "marriages": {}, "no_tricks": [2]},
+        {"type": "raspis", "declarer": 1, "contract": 110}]}
+    from scorer.marks import signed
+
+    assert shown == [signed(d) for d in replay(parse_game(log)).rows[-1].delta], shown
+    assert version_of(table.client.get(game + "/deal").get_data(as_text=True)) == form["version"]
+    assert len(table.slot_ids(game)) == 1

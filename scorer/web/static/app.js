@@ -104,6 +104,35 @@
         .catch(function () { msg.textContent = ""; });
     }
 
+    // «Роспись…» opened: what the concession would change, before its second tap (the
+    // server replays it; nothing is stored).
+    var raspisBox = $("#raspis-confirm", form);
+    function raspisPreview() {
+      var table = $("#raspis-preview"), note = $("#raspis-preview-msg");
+      if (!raspisBox || !raspisBox.open || !table) { return; }
+      var data = new FormData(form);
+      data.delete("csrf_token");
+      data.set("action", "raspis");
+      var params = new URLSearchParams(data);
+      if (form.dataset.edit) { params.set("edit", form.dataset.edit); }
+      fetch(form.dataset.preview + "?" + params.toString(), { headers: { "Accept": "application/json" }, cache: "no-store" })
+        .then(function (r) { return r.json(); })
+        .then(function (res) {
+          table.hidden = !res.ok;
+          note.textContent = res.ok ? "" : res.errors.map(function (e) { return e.text; }).join(" · ");
+          if (!res.ok) { return; }
+          res.delta.forEach(function (d, s) {
+            $(".rv-delta[data-seat='" + s + "']").textContent = signed(d);
+            $(".rv-score[data-seat='" + s + "']").textContent = "→ " + number(res.score[s]);
+          });
+        })
+        .catch(function () { note.textContent = ""; });
+    }
+    if (raspisBox) {
+      raspisBox.addEventListener("toggle", raspisPreview);
+      form.addEventListener("change", raspisPreview);
+    }
+
     // The fields the live preview finds wrong are marked, as a refused save marks them.
     function markLive(errors) {
       $all("[data-live-invalid]", form).forEach(function (f) {
