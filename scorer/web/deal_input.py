@@ -21,8 +21,9 @@ from scorer.engine import ADJUSTMENT_REASONS, SUITS, RuleError, catalog, current
 SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠", "ace": "A",
               "half_hearts": "½♥", "half_diamonds": "½♦", "half_clubs": "½♣",
               "half_spades": "½♠"}
-# preview_raspis: the concession's effect shown before «Yes, record the concession».
-ACTIONS = ("play", "raspis", "redeal", "adjustment", "preview", "preview_raspis")
+# preview_raspis, preview_adjustment: that record's effect shown before it is saved.
+ACTIONS = ("play", "raspis", "redeal", "adjustment", "preview", "preview_raspis",
+           "preview_adjustment")
 ADJUST_REASONS = ADJUSTMENT_REASONS
 Key = tuple[str, int | None]
 
@@ -275,7 +276,7 @@ def build(setup: Setup, action: str, entry: Entry) -> dict[str, Any] | None:
     """The record the form describes, or None if a field could not be read."""
     if action == "redeal":
         return {"type": "redeal"}
-    if action == "adjustment":
+    if action in ("adjustment", "preview_adjustment"):
         return build_adjustment(entry, setup.reason_amounts)
     kind = "raspis" if action in ("raspis", "preview_raspis") else "play"
     declarer = number(entry, "declarer", ("declarer", None))

@@ -303,3 +303,20 @@ def test_the_concession_shows_what_it_changes_before_its_second_tap(live_server,
     page.wait_for_url(GAME)
     totals = page.locator("#totals .score").all_inner_texts()
     assert [s.replace("→", "").strip() for s in shown] == totals
+
+
+def test_the_adjustment_shows_what_it_changes_before_it_is_saved(live_server, phone):
+    """The penalty panel: a player and an amount typed, each player's change and new
+    total show above «Сохранить поправку»."""
+    page = phone()
+    new_game(page, live_server, names=NAMES)
+    open_form(page)
+    page.click("#adjustment > summary")
+    page.select_option("#player", "2")
+    page.select_option("#reason", "other")
+    page.fill("#amount", "-120")
+    page.wait_for_selector("#adjustment-preview:not([hidden])")
+    page.wait_for_function("() => document.querySelector('#adjustment-preview .rv-delta')"
+                           ".textContent !== ''")
+    deltas = page.locator("#adjustment-preview .rv-delta").all_inner_texts()
+    assert deltas == ["0", "0", "\u2212120"], deltas

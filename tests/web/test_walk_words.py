@@ -201,3 +201,20 @@ def test_a_concession_previews_what_it_changes_before_it_is_recorded(table):
     assert shown == [signed(d) for d in replay(parse_game(log)).rows[-1].delta], shown
     assert version_of(table.client.get(game + "/deal").get_data(as_text=True)) == form["version"]
     assert len(table.slot_ids(game)) == 1
+
+
+def test_an_adjustment_previews_what_it_changes_before_it_is_saved(table):
+    """Every record kind says what it changes first: «Показать, что изменится» in the
+    penalty panel shows each player's change; nothing is stored."""
+    game = table.new_game()
+    form = table.form(game + "/deal")
+    r = table.client.post(game + "/deal", data={**form, "action": "preview_adjustment",
+                                                "player": "2", "amount": "-120",
+                                                "reason": "other"})
+    assert r.status_code == 200
+    page = r.get_data(as_text=True)
+    panel = page.split('id="adjustment"', 1)[1].split("</details>", 1)[0]
+    assert panel.lstrip().startswith("open"), panel[:40]
+    shown = [page_text(c).strip() for c in re.findall(r'class="rv-delta"[^>]*>(.*?)</td>', panel)]
+    assert shown == ["0", "0", "\u2212120"], shown
+    assert table.slot_ids(game) == []

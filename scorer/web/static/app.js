@@ -11,6 +11,39 @@
   function $all(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
 
   // ---------------------------------------------------------------- deal form
+  // What a record would change, shown in its box before it is saved (a concession, an
+  // adjustment): the server replays it, nothing is stored. The box's table has cells
+  // .rv-delta and .rv-score per seat, and a note after it for a refusal.
+  function recordPreview(form, action, box, table) {
+    var note = document.getElementById(table.id + "-msg");
+    function show() {
+      if (!box.open) { return; }
+      var data = new FormData(form);
+      data.delete("csrf_token");
+      data.set("action", action);
+      var params = new URLSearchParams(data);
+      if (form.dataset.edit) { params.set("edit", form.dataset.edit); }
+      fetch(form.dataset.preview + "?" + params.toString(), { headers: { "Accept": "application/json" }, cache: "no-store" })
+        .then(function (r) { return r.json(); })
+        .then(function (res) {
+          table.hidden = !res.ok;
+          note.textContent = res.ok ? "" : res.errors.map(function (e) { return e.text; }).join(" · ");
+          if (!res.ok) { return; }
+          res.delta.forEach(function (d, s) {
+            $(".rv-delta[data-seat='" + s + "']", table).textContent = signed(d);
+            $(".rv-score[data-seat='" + s + "']", table).textContent = "→ " + number(res.score[s]);
+          });
+        })
+        .catch(function () { note.textContent = ""; });
+    }
+    var timer = null;
+    function later() { clearTimeout(timer); timer = setTimeout(show, 200); }
+    box.addEventListener("toggle", show);
+    form.addEventListener("change", later);
+    form.addEventListener("input", later);
+    form.addEventListener("click", later);  // the ± button changes the amount by script
+  }
+
   function dealForm(form) {
     var contract = $("#contract", form);
     var step = parseInt(contract.dataset.step, 10);  // the agreements, from the page
@@ -104,34 +137,9 @@
         .catch(function () { msg.textContent = ""; });
     }
 
-    // «Роспись…» opened: what the concession would change, before its second tap (the
-    // server replays it; nothing is stored).
+    // «Роспись…» opened: what the concession would change, before its second tap.
     var raspisBox = $("#raspis-confirm", form);
-    function raspisPreview() {
-      var table = $("#raspis-preview"), note = $("#raspis-preview-msg");
-      if (!raspisBox || !raspisBox.open || !table) { return; }
-      var data = new FormData(form);
-      data.delete("csrf_token");
-      data.set("action", "raspis");
-      var params = new URLSearchParams(data);
-      if (form.dataset.edit) { params.set("edit", form.dataset.edit); }
-      fetch(form.dataset.preview + "?" + params.toString(), { headers: { "Accept": "application/json" }, cache: "no-store" })
-        .then(function (r) { return r.json(); })
-        .then(function (res) {
-          table.hidden = !res.ok;
-          note.textContent = res.ok ? "" : res.errors.map(function (e) { return e.text; }).join(" · ");
-          if (!res.ok) { return; }
-          res.delta.forEach(function (d, s) {
-            $(".rv-delta[data-seat='" + s + "']").textContent = signed(d);
-            $(".rv-score[data-seat='" + s + "']").textContent = "→ " + number(res.score[s]);
-          });
-        })
-        .catch(function () { note.textContent = ""; });
-    }
-    if (raspisBox) {
-      raspisBox.addEventListener("toggle", raspisPreview);
-      form.addEventListener("change", raspisPreview);
-    }
+    if (raspisBox) { recordPreview(form, "raspis", raspisBox, $("#raspis-preview")); }
 
     // The fields the live preview finds wrong are marked, as a refused save marks them.
     function markLive(errors) {
@@ -454,6 +462,11 @@
   document.addEventListener("DOMContentLoaded", function () {
     var form = $("#deal-form");
     if (form) { dealForm(form); }
+    var adjusting = document.getElementById("adjustment-form");
+    if (adjusting) {
+      recordPreview(adjusting, "adjustment", document.getElementById("adjustment"),
+                    document.getElementById("adjustment-preview"));
+    }
     var live = $("#live[data-poll]");
     if (live) { poll(live); }
     var ng = $("#new-game");
