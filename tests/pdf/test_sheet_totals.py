@@ -127,3 +127,11 @@ def test_the_game_page_counts_the_same_at_the_end(client, lang):
         ["1", "1", "0", "3"], ["3", "1", "0", "0"], ["4", "1", "1", "0"]], said
     counts = " ".join(re.search(r'<p class="counts">(.*?)</p>', page, re.S).group(1).split())
     assert "Аня 1 · Борис 3 · Вика 4" in counts and "Вика 1" in counts, counts
+
+
+def test_the_ukrainian_sheet_says_what_happened_without_a_gender():
+    """The Ukrainian paper: «зіграно / не зіграно» in the rows, «зліт з бочки» in the
+    legend (it said «зіграв», «злетів» of any player)."""
+    text = " ".join(pdf_lines(parse_game(won_log()), "uk"))
+    assert "зіграно" in text and "зліт з бочки" in text
+    assert not re.search(r"\b(зіграв|злетів)\b", text), text
