@@ -122,9 +122,12 @@ def pgettext(context: str, msgid: str) -> str:
 # The Polish preset's own words for these (docs/UX.md: «pod kreską», «spadek spod kreski»):
 # marked here so that extraction makes their entries; ru, uk and en leave them empty.
 NATIVE_WORDS = (
-    pgettext("preset:polish", N_("on the barrel")),
-    pgettext("preset:polish", N_("fell off the barrel")),
-    pgettext("preset:polish", N_("barrel")),
+    pgettext("preset:polish", "on the barrel"),
+    pgettext("preset:polish", "fell off the barrel"),
+    pgettext("preset:polish", "barrel"),
+    # The game page's (templates/game/_live.html, through preset_gettext).
+    N_("to barrel %(n)d"), pgettext("preset:polish", "to barrel %(n)d"),
+    N_("On the barrel:"), pgettext("preset:polish", "On the barrel:"),
 )
 
 

@@ -112,6 +112,11 @@ class GamePage:
     tallies: list[Tally] = field(default_factory=list)
 
     @property
+    def preset(self) -> str | None:
+        """The game's preset: its own words for the barrel (marks.preset_word)."""
+        return None if isinstance(self.loaded, Broken) else self.loaded.game.agreements.preset
+
+    @property
     def short(self) -> list[str]:
         """The players' names as a narrow column head says them."""
         return short_names(self.players)

@@ -218,3 +218,18 @@ def test_an_adjustment_previews_what_it_changes_before_it_is_saved(table):
     shown = [page_text(c).strip() for c in re.findall(r'class="rv-delta"[^>]*>(.*?)</td>', panel)]
     assert shown == ["0", "0", "\u2212120"], shown
     assert table.slot_ids(game) == []
+
+
+@pytest.mark.parametrize(("lang", "preset", "said"), [
+    ("pl", "polish", ["do kreski 800", "Pod kreską:"]),
+    ("pl", "classic", ["do beczki 880", "Na beczce:"]),
+    ("ru", "polish", ["до бочки 800", "На бочке:"])])
+def test_the_game_page_says_the_presets_word_for_the_barrel(table, lang, preset, said):
+    """A Polish-preset game in Polish is «pod kreską» on its page too; other games and other
+    languages keep the barrel."""
+    table.client.get(f"/lang/{lang}?next=/")
+    log = {"format": "thousand-game/1", "players": ["Аня", "Борис", "Вика"],
+           "agreements": {"preset": preset}, "deals": [
+               {"type": "adjustment", "player": 0, "amount": 900, "reason": "other"}]}
+    page = page_text(table.client.get(imported(table, log)).get_data(as_text=True))
+    assert all(s in page for s in said), (said, page[:3000])
