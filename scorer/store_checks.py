@@ -89,6 +89,8 @@ CHANGES = {
                           '"created": bool}', {
                               "game": _is_int, "seat": _is_int, "before": _is_int,
                               "after": _is_int, "created": lambda v: isinstance(v, bool)}),
+    "add": ChangeShape('{"player": int, "name": name}', {
+        "player": _is_int, "name": lambda v: isinstance(v, str)}),
 }
 
 
@@ -301,6 +303,8 @@ def _club_changes(row: dict[str, Any], ctx: Context) -> None:
     if row["kind"] == "rename" and ctx.strict:
         _name("data.before", data["before"])
         _name("data.after", data["after"])
+    if row["kind"] == "add" and ctx.strict:
+        _name("data.name", data["name"])
     if row["kind"] == "merge" and data["keep"] == data["gone"]:
         raise _Bad("data", N_("a player cannot be merged with itself"))
     _time("created", row["created"])

@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 from scorer.club import Club, ClubChange, ClubError
 from scorer.engine import RuleError, check_date
 from scorer.web import access
-from scorer.web.club_pages import club
+from scorer.web.club_pages import club, game_label, game_name
 from scorer.web.forms import ConfirmForm
 from scorer.web.game import qr_svg
 from scorer.web.i18n import lang
@@ -39,13 +39,16 @@ def roster() -> ResponseReturnValue:
     return roster_page()
 
 
-def roster_page(renamed: dict[str, Any] | None = None) -> str:
-    """The roster; ``renamed``: a refused rename ({player, name, error}) shown beside its
-    field with the name as typed."""
+def roster_page(renamed: dict[str, Any] | None = None,
+                added: dict[str, Any] | None = None) -> str:
+    """The roster; ``renamed`` or ``added``: a refused rename ({player, name, error}) or
+    new player ({name, error}) shown beside its field with the name as typed."""
     c = club()
     apart = [g for g in (c.store.game(i) for i in c.games_apart()[:50]) if g is not None]
     return render_template("club/roster.html", players=c.roster(), apart=apart,
-                           seasons=c.seasons(), confirm=ConfirmForm(), renamed=renamed)
+                           labels={g.id: game_label(g) for g in apart},
+                           seasons=c.seasons(), confirm=ConfirmForm(), renamed=renamed,
+                           added=added)
 
 
 @bp.get("/history")
@@ -68,6 +71,7 @@ def seats(game_id: int) -> ResponseReturnValue:
     counted = game_id not in set(c.games_apart())
     names = row.head.get("players", [])
     return render_template("club/seats.html", row=row, links=links, counted=counted,
+                           label=game_label(row),
                            seated=[(s, n, links.get(s)) for s, n in enumerate(names)],
                            players=c.roster(), names=c.names(), confirm=ConfirmForm())
 
@@ -115,6 +119,17 @@ def rename() -> ResponseReturnValue:
 def refusal_text(err: ClubError | RuleError) -> str:
     """A club or text refusal in the page's language, as shown beside its field."""
     return err.text(lang())
+
+
+@bp.post("/add")
+def add_player() -> ResponseReturnValue:
+    """Put a player on the roster before their first game."""
+    name = request.form.get("name", "")
+    try:
+        change = club().add_player(name)
+    except (ClubError, RuleError) as err:
+        return roster_page(added={"name": name, "error": refusal_text(err)}), 422
+    return done(change, url_for("club.roster"))
 
 
 @bp.post("/merge")
@@ -274,14 +289,18 @@ def change_text(change: ClubChange, names: dict[int, str]) -> str:
     def who(pid: Any) -> str:
         return names.get(int(pid), "?") if pid is not None else "?"
 
+    if change.kind == "add":
+        return str(_("Added: %(name)s", name=d["name"]))
     if change.kind == "rename":
         return str(_("Renamed: %(before)s → %(after)s", before=d["before"], after=d["after"]))
     if change.kind == "merge":
         return str(_("Merged: %(gone)s into %(keep)s", gone=who(d["gone"]), keep=who(d["keep"])))
+    # A game as a person knows it (its title, else when and who), never its stored id.
+    game = game_name(club().store.game(int(d["game"]))) if "game" in d else "?"
     if change.kind == "relink":
         return str(_("Re-linked: game %(game)s, seat %(seat)s: %(before)s → %(after)s",
-                 game=d["game"], seat=int(d["seat"]) + 1, before=who(d["before"]),
+                 game=game, seat=int(d["seat"]) + 1, before=who(d["before"]),
                  after=who(d["after"])))
     if d.get("counted"):
-        return str(_("Game %(game)s counted", game=d["game"]))
-    return str(_("Game %(game)s taken out of the figures", game=d["game"]))
+        return str(_("Game %(game)s counted", game=game))
+    return str(_("Game %(game)s taken out of the figures", game=game))

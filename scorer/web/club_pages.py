@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from flask import (
@@ -51,6 +52,7 @@ from scorer.csvfile import csv_text
 from scorer.engine.texts import N_
 from scorer.marks import number
 from scorer.renders import RenderFailed, html_paper
+from scorer.store import GameRow
 from scorer.web import access, downloads
 from scorer.web.club_chart import rating_svg
 from scorer.web.db import get_store
@@ -240,6 +242,43 @@ def game_links(c: Club, viewer: Viewer, game_ids: list[int]) -> dict[int, str]:
             for game_id, found in c.game_links(game_ids).items()}
 
 
+def game_label(row: GameRow | None) -> str:
+    """A game as a person knows it: its title, else the day and the time it was started
+    (four games of one evening are four times, not four «2026-12-07»)."""
+    if row is None:
+        return "?"
+    title = str(row.head.get("title") or "").strip()
+    if title:
+        return title
+    day = str(row.head.get("date") or row.created[:10])
+    try:  # the stored stamp is UTC: the time the table saw is the server's own
+        started = datetime.fromisoformat(row.created).astimezone().strftime("%H:%M")
+    except ValueError:
+        return day
+    return f"{day}, {started}"
+
+
+def game_name(row: GameRow | None) -> str:
+    """A game named on its own (a record, the history): its label, and its players
+    where it has no title."""
+    label = game_label(row)
+    if row is None:
+        return label
+    if row.head.get("title"):
+        quotes = QUOTES.get(lang(), "«»")
+        return f"{quotes[0]}{label}{quotes[1]}"
+    return f"{label} ({' · '.join(map(str, row.head.get('players', [])))})"
+
+
+# A title quoted in a sentence as each language quotes.
+QUOTES = {"ru": "«»", "uk": "«»", "pl": "„”", "en": "“”"}
+
+
+def game_labels(c: Club, game_ids: list[int]) -> dict[int, str]:
+    """{game id: game_label} of some games."""
+    return {g: game_label(c.store.game(g)) for g in dict.fromkeys(game_ids)}
+
+
 def source_games(c: Club, viewer: Viewer, figure: Figure) -> list[dict[str, Any]]:
     """The games a figure is made of, each with its deals: what the sources page lists."""
     played = {p.game_id: p for p in c.state().played}
@@ -249,13 +288,17 @@ def source_games(c: Club, viewer: Viewer, figure: Figure) -> list[dict[str, Any]
         if deal is not None and deal not in found:
             found.append(deal)
     links = game_links(c, viewer, list(deals))
-    return [game_entry(played.get(g), g, links.get(g), d) for g, d in deals.items()]
+    labels = game_labels(c, list(deals))
+    return [game_entry(played.get(g), g, links.get(g), d, labels.get(g))
+            for g, d in deals.items()]
 
 
 def game_entry(p: Played | None, game_id: int, link: str | None,
-               deals: list[int]) -> dict[str, Any]:
-    """One game of a sources list: date, players and totals, its link and deal anchors."""
-    return {"id": game_id, "date": p.date if p else "", "link": link, "deals": deals,
+               deals: list[int], label: str | None = None) -> dict[str, Any]:
+    """One game of a sources list: its name, players and totals, its link and deal
+    anchors."""
+    return {"id": game_id, "date": label or (p.date if p else ""), "link": link,
+            "deals": deals,
             "players": list(zip(p.summary.players, p.summary.score, strict=False)) if p
             else [], "finished": bool(p and p.finished)}
 
@@ -386,6 +429,7 @@ def player_page(viewer: Viewer, player_id: int, season_id: int | None) -> Respon
         size_columns=SIZE_COLUMNS, shown=shown, size_word=size_word,
         marriage_word=marriage_word, links=game_links(
             c, viewer, [g.game_id for g in figures.results + figures.unfinished]),
+        labels=game_labels(c, [g.game_id for g in figures.results + figures.unfinished]),
         src=lambda key: source_url(viewer, f"p{player_id}.{key}", season_id)))
 
 
@@ -404,6 +448,7 @@ def table_page(viewer: Viewer, season_id: int | None) -> ResponseReturnValue:
         season_name=season_name(c, season_id), seasons=c.seasons() if viewer.host else [],
         records=[(k, str(_(label)), r) for k, label, r in records], lengths=board.lengths,
         links=game_links(c, viewer, found), shown=shown, columns=TABLE_COLUMNS,
+        names={g: game_name(c.store.game(g)) for g in found},
         unfinished=source_games(c, viewer, Figure(None, tuple(
             (g, None) for g in table_.unfinished))),
         src=lambda key: source_url(viewer, f"t{key}", season_id)))
@@ -504,10 +549,12 @@ def paper(viewer: Viewer, kind: str, player_id: int | None,
             table_ = c.season_table(season_id)
             board = c.records(season_id)
             name = season_name(c, season_id)
+            records = [(key, str(_(label)), getattr(board, key)) for key, label in RECORDS]
             html = render_template(
                 "club/paper_season.html", table=table_, shown=shown, season_name=name,
-                records=[(key, str(_(label)), getattr(board, key)) for key, label in RECORDS],
-                lengths=board.lengths)
+                records=records, lengths=board.lengths,
+                names={r.game_id: game_name(c.store.game(r.game_id))
+                       for _key, _label, r in records if r is not None})
     except ClubError as err:
         return refused(err)
     return pdf_answer(html, name)

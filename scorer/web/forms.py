@@ -29,6 +29,7 @@ FREE_TEXTS: dict[str, dict[str, str]] = {
     "games.new_game": {"name0": "players", "name1": "players", "name2": "players",
                        "name3": "players", "title": "title"},
     "club.rename": {"name": "players"},
+    "club.add_player": {"name": "players"},
     "club.add_season": {"name": "season"},
     "rule_change.confirm": {"who": "who"},
 }
@@ -76,7 +77,21 @@ class TextRule:
 
 
 # Flask-WTF ships no type information, so FlaskForm is Any to mypy (see pyproject.toml).
-class NewGameForm(FlaskForm):  # type: ignore[misc]
+class Form(FlaskForm):  # type: ignore[misc]
+    """A form whose CSRF input has no id: a page with several forms (the deal form, the
+    game page's delete and restore buttons) would repeat id="csrf_token", invalid HTML."""
+
+    class Meta:
+        """How the fields are rendered."""
+
+        def render_field(self, field: Field, render_kw: dict[str, object]) -> object:
+            """The field's widget; the CSRF input without its id (nothing points at it)."""
+            if field.type == "CSRFTokenField":
+                render_kw = {**render_kw, "id": False}
+            return super().render_field(field, render_kw)  # type: ignore[misc]
+
+
+class NewGameForm(Form):
     """Players, first dealer, preset and title of a new game."""
 
     name0 = StringField(_l("Player 1"), validators=[Optional(), Length(max=MAX_NAME),
@@ -123,13 +138,13 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
         return [self.name0, self.name1, self.name2, self.name3]
 
 
-class ImportForm(FlaskForm):  # type: ignore[misc]
+class ImportForm(Form):
     """A GAME-FORMAT JSON file to import."""
 
     file = FileField(_l("Game file (JSON)"), validators=[FileRequired()])
 
 
-class ConfirmForm(FlaskForm):  # type: ignore[misc]
+class ConfirmForm(Form):
     """A bare form for buttons that only need the CSRF token (delete, restore)."""
 
 

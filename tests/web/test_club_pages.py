@@ -334,3 +334,43 @@ def first_difference(pages: list[bytes], others: list[bytes]) -> tuple[int, str]
             return n, a[max(0, i - 120):i + 80].decode(errors="replace") + " ≠ " + \
                 b[max(0, i - 120):i + 80].decode(errors="replace")
     return None
+
+
+def test_the_host_adds_a_player_before_their_first_game(app, client, host):
+    """«Добавить игрока» on the roster: the new player is listed and is a chip on the next
+    new game; the same name twice is refused; the history can take it back."""
+    roster = text(client.get("/club"))
+    assert 'id="add-player"' in roster and "Добавить игрока" in roster
+    token = csrf(roster)
+    r = client.post("/club/add", data={"csrf_token": token, "name": "  Дина  "},
+                    follow_redirects=True)
+    assert "Добавлен игрок: Дина" in text(r)
+    assert re.search(r'<b>Дина</b>\s*<small>0 партий', text(client.get("/club")))
+    assert 'value="Дина" class="chip"' in text(client.get("/new"))
+    r = client.post("/club/add", data={"csrf_token": token, "name": "Дина"},
+                    follow_redirects=True)
+    assert "Дина — уже игрок клуба" in text(r)
+    assert text(client.get("/club")).count("<b>Дина</b>") == 1
+    with app.app_context():
+        added = club_of(app).history()[0]
+    assert added.kind == "add"
+    client.post("/club/undo", data={"csrf_token": token, "change": added.id})
+    assert "<b>Дина</b>" not in text(client.get("/club"))
+
+
+def test_games_are_named_as_a_person_knows_them(app, client, host):
+    """A player's page, the records and the history name a game by its day and the time it
+    was started (four games of one evening are told apart), never by its stored id."""
+    anya = player_id(app, "Аня")
+    page = text(client.get(f"/club/players/{anya}"))
+    games = page.split('id="games"', 1)[1]
+    labels = re.findall(r"<b>([^<]+)</b> · ", games)
+    assert labels and all(re.fullmatch(r"\d{4}-\d\d-\d\d, \d\d:\d\d", x) for x in labels), labels
+    records = text(client.get("/club/table")).split('id="records"', 1)[1]
+    assert re.search(r"<small>\d{4}-\d\d-\d\d, \d\d:\d\d \(", records), records[:800]
+    token = csrf(text(client.get("/club")))
+    client.post(f"/club/games/{host['guest']}/count",
+                data={"csrf_token": token, "counted": "1", "back": "roster"})
+    history = text(client.get("/club/history"))
+    assert re.search(r"Партия 2026-11-20, \d\d:\d\d \(Дина · Аня · Вика\) засчитана", history)
+    assert not re.search(r"Партия \d+ засчитана", history)

@@ -11,6 +11,39 @@
   function $all(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
 
   // ---------------------------------------------------------------- deal form
+  // What a record would change, shown in its box before it is saved (a concession, an
+  // adjustment): the server replays it, nothing is stored. The box's table has cells
+  // .rv-delta and .rv-score per seat, and a note after it for a refusal.
+  function recordPreview(form, action, box, table) {
+    var note = document.getElementById(table.id + "-msg");
+    function show() {
+      if (!box.open) { return; }
+      var data = new FormData(form);
+      data.delete("csrf_token");
+      data.set("action", action);
+      var params = new URLSearchParams(data);
+      if (form.dataset.edit) { params.set("edit", form.dataset.edit); }
+      fetch(form.dataset.preview + "?" + params.toString(), { headers: { "Accept": "application/json" }, cache: "no-store" })
+        .then(function (r) { return r.json(); })
+        .then(function (res) {
+          table.hidden = !res.ok;
+          note.textContent = res.ok ? "" : res.errors.map(function (e) { return e.text; }).join(" · ");
+          if (!res.ok) { return; }
+          res.delta.forEach(function (d, s) {
+            $(".rv-delta[data-seat='" + s + "']", table).textContent = signed(d);
+            $(".rv-score[data-seat='" + s + "']", table).textContent = "→ " + number(res.score[s]);
+          });
+        })
+        .catch(function () { note.textContent = ""; });
+    }
+    var timer = null;
+    function later() { clearTimeout(timer); timer = setTimeout(show, 200); }
+    box.addEventListener("toggle", show);
+    form.addEventListener("change", later);
+    form.addEventListener("input", later);
+    form.addEventListener("click", later);  // the ± button changes the amount by script
+  }
+
   function dealForm(form) {
     var contract = $("#contract", form);
     var step = parseInt(contract.dataset.step, 10);  // the agreements, from the page
@@ -105,6 +138,10 @@
         .catch(function () { msg.textContent = ""; });
     }
 
+    // «Роспись…» opened: what the concession would change, before its second tap.
+    var raspisBox = $("#raspis-confirm", form);
+    if (raspisBox) { recordPreview(form, "raspis", raspisBox, $("#raspis-preview")); }
+
     // The fields the live preview finds wrong are marked, as a refused save marks them.
     function markLive(errors) {
       $all("[data-live-invalid]", form).forEach(function (f) {
@@ -120,11 +157,18 @@
 
     var touched = {};
     form.addEventListener("focusout", function (ev) {
-      if (ev.target && ev.target.name) { touched[ev.target.name] = true; }
+      if (ev.target && ev.target.name && !touched[ev.target.name]) {
+        touched[ev.target.name] = true;
+        schedule();  // a complaint that waited for this field to be left is due now
+      }
     });
     function shownError(e) {
       if (e.field === "points" || e.field === "marriages" || e.field === "no_tricks") {
         if (e.seat === null) { return Object.keys(touched).some(function (k) { return k.indexOf("points_") === 0; }); }
+        // A value typed wrong (125) is marked at once; a blank one waits until left.
+        var typedHere = $("#points_" + e.seat);
+        if (e.field === "points" && typedHere && typedHere.dataset.typed === "1"
+            && typedHere.value.trim() !== "") { return true; }
         return !!touched["points_" + e.seat];
       }
       if (e.field === "top" || e.field === "stale") { return true; }
@@ -424,6 +468,11 @@
   document.addEventListener("DOMContentLoaded", function () {
     var form = $("#deal-form");
     if (form) { dealForm(form); }
+    var adjusting = document.getElementById("adjustment-form");
+    if (adjusting) {
+      recordPreview(adjusting, "adjustment", document.getElementById("adjustment"),
+                    document.getElementById("adjustment-preview"));
+    }
     var live = $("#live[data-poll]");
     if (live) { poll(live); }
     var ng = $("#new-game");
