@@ -16,7 +16,7 @@ from flask_wtf.csrf import CSRFProtect
 from scorer.instance import instance_folder
 from scorer.marks import number, signed
 from scorer.paths import DATABASE_NAME, data_dir
-from scorer.web import assets, dates, db, downloads, i18n, versions
+from scorer.web import assets, dates, db, downloads, i18n, polls, versions
 from scorer.web.page_cache import GZIP_LEVEL
 
 csrf = CSRFProtect()
@@ -100,6 +100,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.after_request(assets.first_visit)
     redact_token_logs(app)
     register_blueprints(app)
+    # A watcher's unchanged poll is answered before Flask's per-request work.
+    app.wsgi_app = polls.Unchanged(  # type: ignore[method-assign]
+        app.wsgi_app, app.extensions["scorer_stores"])
     return app
 
 

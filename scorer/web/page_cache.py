@@ -16,6 +16,7 @@ from scorer.store import GameRow
 from scorer.web.db import get_store
 from scorer.web.forms import new_sid
 from scorer.web.i18n import lang
+from scorer.web.polls import note_unchanged
 from scorer.web.versions import Version, keep_page, load, note_sent
 
 # Gzip level 3, for every text answer: the first GET after each save compresses its page
@@ -77,6 +78,8 @@ def cached_page(row: GameRow, editable: bool, render: Render,
     tag = opaque_etag(key)
     if request.if_none_match.contains_weak(tag):
         response = make_response("", 304)
+        if not editable:  # the same poll again is answered before Flask (polls.Unchanged)
+            note_unchanged(row.id, generation, version)
     else:
         loaded = load(row, (generation, version))
         if (loaded.generation, loaded.version) != (generation, version):  # moved meanwhile
