@@ -14,7 +14,9 @@ count is what one unit costs, setup and interpreter start-up left out. The kinds
   the new version and four 304s;
 - ``edit page`` and ``read-only page``: one render of each game page of a version
   (its chart already drawn), the view model included;
-- ``deal form``, ``poll 304``: one request of each through the test client;
+- ``deal form``, ``poll 304``: one request of each through the test client (the 304s
+  after the first are answered by scorer/web/polls.py, before Flask);
+- ``poll kept page``: a watcher's first poll of a version whose page is kept (a 200);
 - ``bare route``: a request to a route on the same app that only reads the session and
   answers 304, the per-request floor every answer above pays too.
 
@@ -36,15 +38,25 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-KINDS = ("deal", "edit page", "read-only page", "deal form", "poll 304", "bare route")
+KINDS = ("deal", "edit page", "read-only page", "deal form", "poll 304", "poll kept page",
+         "bare route")
 # Units per kind: enough that the set-up's own wobble (a few million) is a small share.
 COUNTS = {"deal": 10, "edit page": 40, "read-only page": 40, "deal form": 40,
-          "poll 304": 200, "bare route": 200}
+          "poll 304": 200, "poll kept page": 100, "bare route": 200}
+# Two runs of one count that differ by more than this share of the units' own work get a
+# third, and the median is taken: one child once took 1.9e9 instructions more (a deal
+# came out at -92 M), so no figure rests on a single child.
+AGREE = 0.02
+# A real evening: a deal every two minutes, three watchers polling every 5 s.
+DEAL_SECONDS, WATCHERS, POLL_SECONDS = 120, 3, 5
+# The share of one core a host may spend on the tables.
+BUSY = 0.5
 REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
@@ -93,12 +105,13 @@ def workload(kind: str, size: int) -> Callable[[], object]:
     tag = table.tags[0]
     paths = {"deal form": (table.edit + "/deal", {}),
              "poll 304": (table.view, {"If-None-Match": tag or ""}),
+             "poll kept page": (table.view, {}),
              "bare route": ("/bench/bare", {"If-None-Match": 'W/"x"'})}
     path, headers = paths[kind]
     return lambda: table.get(table.writer, path, **headers)
 
 
-def child(kind: str, size: int, count: int) -> None:
+def child(kind: str, size: int, count: int, timed: bool = False) -> None:
     """Run ``count`` units of ``kind`` after its setup (and one more, warming it up), with
     the cyclic garbage collector off: whether a full collection lands in a run of ten or
     not moved a figure by a tenth, which would hide the changes this is for."""
@@ -107,8 +120,11 @@ def child(kind: str, size: int, count: int) -> None:
     gc.collect()
     gc.freeze()
     gc.disable()
+    start = time.process_time()
     for _ in range(count):
         work()
+    if timed:
+        print(time.process_time() - start)
 
 
 VALGRIND = ["valgrind", "--tool=cachegrind", "--cache-sim=no",
@@ -138,6 +154,55 @@ def instructions(kind: str, size: int, count: int) -> int:
     return int(found[1].replace(",", ""))
 
 
+def per_unit(kind: str, size: int, count: int) -> tuple[int, str]:
+    """Instructions per unit (N units minus none, each a robust count) and a note."""
+    first_none = instructions(kind, size, 0)
+    first_some = instructions(kind, size, count)
+    scale = max(first_some - first_none, count)  # the units' work, for the agreement
+    none, made_none = agreed_with(first_none, kind, size, 0, scale)
+    some, made_some = agreed_with(first_some, kind, size, count, scale)
+    return (some - none) // count, f"{made_none}+{made_some} runs"
+
+
+def agreed_with(first: int, kind: str, size: int, count: int, scale: int) -> tuple[int, int]:
+    """A child's count for ``count`` units: ``first`` and a second run if they agree
+    within AGREE of ``scale`` (the units' own work), else the median of three; and how
+    many runs that took."""
+    runs = [first, instructions(kind, size, count)]
+    if abs(runs[0] - runs[1]) > AGREE * scale:
+        runs.append(instructions(kind, size, count))
+    return sorted(runs)[len(runs) // 2], len(runs)
+
+
+def bare_seconds(size: int) -> float:
+    """CPU seconds of one bare-route request, timed natively: with its instruction count,
+    what turns counts into a core's time on this machine (it moves with the load)."""
+    count = 2000
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", "bare route", "--size", str(size),
+         "--count", str(count), "--timed"],
+        capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    return float(done.stdout.split()[-1]) / count
+
+
+def capacity(per: dict[str, int], seconds: float) -> str:
+    """How many tables one core holds at BUSY of its time, at a real evening's pace."""
+    polls = WATCHERS * DEAL_SECONDS // POLL_SECONDS  # per deal, all watchers
+    # The deal as played holds two watchers' first polls of the new version and their
+    # first 304s (through Flask) and second ones (noted). Each further watcher's first
+    # poll and first 304 are counted as kept pages (more than a 304 costs), the rest as
+    # noted 304s.
+    extra = WATCHERS - 2
+    table = (per["deal"] + 2 * extra * per["poll kept page"]
+             + (polls - 6 - 2 * extra) * per["poll 304"])
+    tables = BUSY * DEAL_SECONDS / (table * seconds)
+    share = (polls - 6 - 2 * extra) * per["poll 304"] / table
+    return (f"  capacity: {tables:,.0f} tables per core at {BUSY:.0%} busy (a deal every"
+            f" {DEAL_SECONDS} s, {WATCHERS} watchers polling every {POLL_SECONDS} s:"
+            f" {table / 1e6:.1f} M instructions per table and deal, {share:.0%} of them"
+            f" 304s; {seconds * 1e9:.3f} ns per instruction here)")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print instructions per unit of each kind, and the deal's against the bare route."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -148,9 +213,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--native", action="store_true",
                         help="run each kind's units once, without valgrind (a smoke run)")
     parser.add_argument("--child", choices=KINDS, help=argparse.SUPPRESS)
+    parser.add_argument("--timed", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        child(args.child, args.size, args.count)
+        child(args.child, args.size, args.count, args.timed)
         return 0
     if args.native:  # the children as counted, minus valgrind
         for kind in args.kinds:
@@ -164,11 +230,12 @@ def main(argv: list[str] | None = None) -> int:
     per: dict[str, int] = {}
     for kind in args.kinds:
         count = args.count or COUNTS[kind]
-        none, some = instructions(kind, args.size, 0), instructions(kind, args.size, count)
-        per[kind] = (some - none) // count
-        print(f"  {kind:16} {per[kind]:>12,}  (N={count})", flush=True)
+        per[kind], note = per_unit(kind, args.size, count)
+        print(f"  {kind:16} {per[kind]:>12,}  (N={count}, {note})", flush=True)
     if "deal" in per and per.get("bare route"):
         print(f"  a deal is {per['deal'] / per['bare route']:.1f} bare-route requests")
+    if {"deal", "poll 304", "poll kept page", "bare route"} <= per.keys():
+        print(capacity(per, bare_seconds(args.size) / per["bare route"]))
     return 0
 
 
