@@ -4,9 +4,13 @@
     python benchmarks/instructions.py --native   # each workload once, no valgrind
 
 Each kind of work is run N times after a setup (``--count``; by default 10 deals, 40
-renders or 200 requests), under valgrind's cachegrind
-(``--cache-sim=no``), and once more with a count of 0: the difference divided by the
-count is what one unit costs, setup and interpreter start-up left out. The kinds:
+renders or 200 requests) under valgrind's callgrind, which counts only while the units
+run (switched on and off around them; the set-up is never counted), in two children
+(a third, and the median, if they differ by more than 2 %); the count divided by N is
+what one unit costs. With ``deal``, ``poll 304``, ``poll kept page`` and ``bare route``
+it prints how many tables one core holds at half its time at a real evening's pace (a
+deal every two minutes, three watchers polling every 5 s), the counts turned into time
+by the bare route's native CPU time. The kinds:
 
 - ``deal``: one table's whole deal as benchmarks/cpu.py plays it (3 players on a
   card-dealt game): the deal form, the preview, the POST, the GET after it with the
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import ctypes
 import gc
 import os
 import re
@@ -49,15 +54,13 @@ KINDS = ("deal", "edit page", "read-only page", "deal form", "poll 304", "poll k
 # Units per kind: enough that the set-up's own wobble (a few million) is a small share.
 COUNTS = {"deal": 10, "edit page": 40, "read-only page": 40, "deal form": 40,
           "poll 304": 200, "poll kept page": 100, "bare route": 200}
-# Two runs of one count that differ by more than this share of the units' own work get a
-# third, and the median is taken: one child once took 1.9e9 instructions more (a deal
-# came out at -92 M), so no figure rests on a single child.
+# Two children whose counts differ by more than this share get a third, and the median
+# is taken: no figure rests on a single child.
 AGREE = 0.02
 # A real evening: a deal every two minutes, three watchers polling every 5 s.
 DEAL_SECONDS, WATCHERS, POLL_SECONDS = 120, 3, 5
 # The share of one core a host may spend on the tables.
 BUSY = 0.5
-REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
 def workload(kind: str, size: int) -> Callable[[], object]:
@@ -121,57 +124,88 @@ def child(kind: str, size: int, count: int, timed: bool = False) -> None:
     gc.freeze()
     gc.disable()
     start = time.process_time()
-    for _ in range(count):
-        work()
+    metered(count)(work)
     if timed:
         print(time.process_time() - start)
 
 
-VALGRIND = ["valgrind", "--tool=cachegrind", "--cache-sim=no",
-            "--cachegrind-out-file=/dev/null"]
+# Counted by callgrind with instrumentation off until the units start: a tiny library
+# (built with the system's C compiler from valgrind's callgrind.h) switches it on and
+# off around them, so the set-up (about 3.5e9 instructions) is never counted and no run
+# of none is subtracted. A child's set-up once came out 1.9e9 instructions longer than
+# its twin's, which made a deal -92 M when two whole runs were subtracted.
+METER_C = """#include <valgrind/callgrind.h>
+void meter_start(void) { CALLGRIND_ZERO_STATS; CALLGRIND_START_INSTRUMENTATION; }
+void meter_stop(void) { CALLGRIND_STOP_INSTRUMENTATION; CALLGRIND_DUMP_STATS_AT("units"); }
+"""
+METER_ENV = "SCORER_METER"
+TOTALS = re.compile(r"^totals:\s+(\d+)", re.MULTILINE)
 
 
-def run_child(kind: str, size: int, count: int, counted: bool = True) -> str:
-    """Run ``count`` units of ``kind`` in a child process (under valgrind if counted);
-    return what it wrote to stderr, where valgrind writes its summary."""
-    # A fixed hash seed: the set-up (about 3.5e9 instructions, left out by the run of none)
-    # then does the same work in both runs, not a random share of a percent more or less.
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
+def meter() -> str:
+    """The path of the start/stop library, built once into a temporary folder."""
+    folder = tempfile.mkdtemp(prefix="scorer-meter-")
+    atexit.register(shutil.rmtree, folder, True)
+    source, library = Path(folder) / "meter.c", Path(folder) / "meter.so"
+    source.write_text(METER_C)
+    subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", str(library), str(source)],
+                   check=True, capture_output=True)
+    return str(library)
+
+
+def metered(count: int) -> Callable[[Callable[[], object]], None]:
+    """Run a unit ``count`` times, counted only while it runs (when under the meter)."""
+    path = os.environ.get(METER_ENV)
+    switch = ctypes.CDLL(path) if path else None
+
+    def run(work: Callable[[], object]) -> None:
+        if switch is not None:
+            switch.meter_start()
+        for _ in range(count):
+            work()
+        if switch is not None:
+            switch.meter_stop()
+    return run
+
+
+def run_child(kind: str, size: int, count: int, env: dict[str, str] | None = None,
+              tool: list[str] | None = None) -> str:
+    """Run ``count`` units of ``kind`` in a child process (under ``tool`` if given);
+    return what it wrote to stdout."""
+    # A fixed hash seed: every run does the same work, not a random share of a percent
+    # more or less.
     done = subprocess.run(
-        [*(VALGRIND if counted else []), sys.executable, __file__, "--child", kind,
+        [*(tool or []), sys.executable, __file__, "--child", kind,
          "--size", str(size), "--count", str(count)],
-        capture_output=True, text=True, check=False, env=env)
+        capture_output=True, text=True, check=False,
+        env={**os.environ, "PYTHONHASHSEED": "0", **(env or {})})
     if done.returncode != 0:
         raise RuntimeError(f"{kind}: the child failed: {done.stderr[-1000:]}")
-    return done.stderr
+    return done.stdout
 
 
-def instructions(kind: str, size: int, count: int) -> int:
-    """Instructions cachegrind counts for a child running ``count`` units of ``kind``."""
-    found = REFS.search(run_child(kind, size, count))
-    if found is None:
-        raise RuntimeError(f"{kind}: no instruction count in valgrind's summary")
-    return int(found[1].replace(",", ""))
+def instructions(kind: str, size: int, count: int, library: str) -> int:
+    """Instructions callgrind counts while a child runs ``count`` units of ``kind``."""
+    with tempfile.TemporaryDirectory(prefix="scorer-cg-") as folder:
+        out = str(Path(folder) / "callgrind.out")
+        run_child(kind, size, count, {METER_ENV: library},
+                  ["valgrind", "--tool=callgrind", "--instr-atstart=no",
+                   f"--callgrind-out-file={out}"])
+        dumps = [f.read_text() for f in Path(folder).iterdir()
+                 if "Trigger: Client Request: units" in f.read_text()]
+    if len(dumps) != 1 or not (found := TOTALS.search(dumps[0])):
+        raise RuntimeError(f"{kind}: no count of the units in callgrind's output")
+    return int(found[1])
 
 
-def per_unit(kind: str, size: int, count: int) -> tuple[int, str]:
-    """Instructions per unit (N units minus none, each a robust count) and a note."""
-    first_none = instructions(kind, size, 0)
-    first_some = instructions(kind, size, count)
-    scale = max(first_some - first_none, count)  # the units' work, for the agreement
-    none, made_none = agreed_with(first_none, kind, size, 0, scale)
-    some, made_some = agreed_with(first_some, kind, size, count, scale)
-    return (some - none) // count, f"{made_none}+{made_some} runs"
-
-
-def agreed_with(first: int, kind: str, size: int, count: int, scale: int) -> tuple[int, int]:
-    """A child's count for ``count`` units: ``first`` and a second run if they agree
-    within AGREE of ``scale`` (the units' own work), else the median of three; and how
-    many runs that took."""
-    runs = [first, instructions(kind, size, count)]
-    if abs(runs[0] - runs[1]) > AGREE * scale:
-        runs.append(instructions(kind, size, count))
-    return sorted(runs)[len(runs) // 2], len(runs)
+def per_unit(kind: str, size: int, count: int, library: str) -> tuple[int, str]:
+    """Instructions per unit: two children that agree within AGREE, else the median of
+    three; and how many runs that took."""
+    runs = [instructions(kind, size, count, library) for _ in range(2)]
+    if abs(runs[0] - runs[1]) > AGREE * max(runs):
+        runs.append(instructions(kind, size, count, library))
+    spread = (max(runs) - min(runs)) / max(runs)
+    return sorted(runs)[len(runs) // 2] // count, f"{len(runs)} runs, spread {spread:.2%}"
 
 
 def bare_seconds(size: int) -> float:
@@ -220,17 +254,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.native:  # the children as counted, minus valgrind
         for kind in args.kinds:
-            run_child(kind, args.size, args.count or 1, counted=False)
+            run_child(kind, args.size, args.count or 1)
             print(f"{kind}: ran {args.count or 1} (natively, not counted)")
         return 0
-    if shutil.which("valgrind") is None:
-        print("instructions.py: valgrind is not installed (apt-get install valgrind)")
+    if shutil.which("valgrind") is None or shutil.which("cc") is None:
+        print("instructions.py: needs valgrind (with callgrind.h) and a C compiler")
         return 2
-    print(f"instructions per unit at {args.size} deals (a run of N units minus a run of none)")
+    library = meter()
+    print(f"instructions per unit at {args.size} deals (only the units counted)")
     per: dict[str, int] = {}
     for kind in args.kinds:
         count = args.count or COUNTS[kind]
-        per[kind], note = per_unit(kind, args.size, count)
+        per[kind], note = per_unit(kind, args.size, count, library)
         print(f"  {kind:16} {per[kind]:>12,}  (N={count}, {note})", flush=True)
     if "deal" in per and per.get("bare route"):
         print(f"  a deal is {per['deal'] / per['bare route']:.1f} bare-route requests")
