@@ -17,7 +17,9 @@ by the bare route's native CPU time. The kinds:
   read-only page rendered ahead, a second phone's page, two watchers' first polls of
   the new version and four 304s;
 - ``edit page`` and ``read-only page``: one render of each game page of a version
-  (its chart already drawn), the view model included;
+  (its chart already drawn), the view model included; ``plain edit page`` and ``plain
+  read-only page``: the same HTML written by benchmarks/web.py's floor, a plain Jinja
+  template of the page's markup and values (the 3x goal, counted);
 - ``deal form``, ``poll 304``: one request of each through the test client (the 304s
   after the first are answered by scorer/web/polls.py, before Flask);
 - ``poll kept page``: a watcher's first poll of a version whose page is kept (a 200);
@@ -49,10 +51,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-KINDS = ("deal", "edit page", "read-only page", "deal form", "poll 304", "poll kept page",
-         "bare route")
+KINDS = ("deal", "edit page", "read-only page", "plain edit page", "plain read-only page",
+         "deal form", "poll 304", "poll kept page", "bare route")
 # Units per kind: enough that the set-up's own wobble (a few million) is a small share.
-COUNTS = {"deal": 10, "edit page": 40, "read-only page": 40, "deal form": 40,
+COUNTS = {"deal": 10, "edit page": 40, "read-only page": 40, "plain edit page": 40,
+          "plain read-only page": 40, "deal form": 40,
           "poll 304": 200, "poll kept page": 100, "bare route": 200}
 # Two children whose counts differ by more than this share get a third, and the median
 # is taken: no figure rests on a single child.
@@ -97,13 +100,19 @@ def workload(kind: str, size: int) -> Callable[[], object]:
         table.deal(next(upcoming))
     if kind == "deal":
         return lambda: table.deal(next(upcoming))
-    if kind in ("edit page", "read-only page"):
-        editable = kind == "edit page"
+    if kind in ("edit page", "read-only page", "plain edit page", "plain read-only page"):
+        editable = kind.endswith("edit page")
         context = app.test_request_context("/", headers={"Cookie": "lang=ru"})
         context.push()  # for the life of this process
         row = access.game_for(game.edit_token, edit=True)
         loaded = load(row)
         page_model.chart_svg(loaded)
+        if kind.startswith("plain"):  # web.py's floor: the same HTML by a plain template
+            import web
+            from jinja2 import Environment
+            plain = web.plain_page(Environment(autoescape=True),
+                                   page_model.render(row, editable, loaded))
+            return lambda: plain.template.render(v=plain.values)
         return lambda: page_model.render(row, editable, loaded, blanks=editable)
     tag = table.tags[0]
     paths = {"deal form": (table.edit + "/deal", {}),
