@@ -13,9 +13,8 @@ deal every two minutes, three watchers polling every 5 s), the counts turned int
 by the bare route's native CPU time. The kinds:
 
 - ``deal``: one table's whole deal as benchmarks/cpu.py plays it (3 players on a
-  card-dealt game): the deal form, the preview, the POST, the GET after it with the
-  read-only page rendered ahead, a second phone's page, two watchers' first polls of
-  the new version and four 304s;
+  card-dealt game): the deal form, the preview, the POST, the GET after it, a second
+  phone's page, two watchers' first polls of the new version and four 304s;
 - ``edit page`` and ``read-only page``: one render of each game page of a version
   (its chart already drawn), the view model included; ``plain edit page`` and ``plain
   read-only page``: the same HTML written by benchmarks/web.py's floor, a plain Jinja
