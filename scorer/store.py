@@ -688,6 +688,15 @@ class Store:
             return "", self.version(game_id)
         return row[0] or "", row[1] or 0
 
+    def shown_version_key(self, game_id: int) -> tuple[str, int] | None:
+        """(generation, version) of a game its links still open (not deleted), else None:
+        in one read, for a poll answered before the web app (web/polls.py)."""
+        row = self.db.execute(
+            "select (select value from meta where key = 'generation'),"
+            " (select version from games where id = ? and deleted is null)",
+            [game_id]).fetchone()
+        return None if row[1] is None else (row[0] or "", row[1])
+
     def _touch(self, game_id: int, stamp: str, based_on: int | None = None) -> int:
         """Bump the game's version after a change; return the new version.
 

@@ -9,8 +9,9 @@ This WSGI middleware notes each 304 the app itself gave a read-only page, keyed 
 request header the app's answer depended on (path and query, the ETag asked for, the
 cookies, the languages): with the same headers the app computes the same page key, so
 while the game's (generation, version) is the one the app answered on, the same 304 is
-the app's answer. A new deal, an edit, a restore or new links bump the version; a new
-cookie (a flash, another language) or other headers miss the note; both go to the app.
+the app's answer. A new deal, an edit, a restore or new links bump the version, a deleted
+game is no longer found, a new cookie (a flash, another language) or other headers miss
+the note; each goes to the app.
 """
 
 from __future__ import annotations
@@ -76,9 +77,10 @@ class Unchanged:
         return self.wsgi(environ, self.noting(environ, key, start_response))
 
     def current(self, game: int) -> tuple[str, int] | None:
-        """The game's (generation, version) now, or None if it cannot be read."""
+        """The game's (generation, version) now, or None if it was deleted or cannot be
+        read (the app answers then)."""
         try:
-            return self.stores.get().version_key(game)
+            return self.stores.get().shown_version_key(game)
         except Exception:  # the app answers (and reports) whatever is wrong
             return None
 

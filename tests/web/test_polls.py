@@ -50,3 +50,18 @@ def test_other_headers_or_links_go_to_the_app(table, app):
     for _ in range(2):
         assert table.client.get(game, headers={"If-None-Match": edit_tag}).status_code == 304
     assert seen[-2:] == [game, game]
+
+
+def test_a_deleted_game_s_watchers_get_the_app_s_404(table, app):
+    """Deleting a game changes no version: the noted 304 must not outlive the game."""
+    from scorer.web.db import get_store
+
+    game = table.new_game()
+    view = table.view_path(game)
+    tag = table.client.get(view).headers["ETag"]
+    assert table.client.get(view, headers={"If-None-Match": tag}).status_code == 304
+    assert table.client.get(view, headers={"If-None-Match": tag}).status_code == 304
+    with app.app_context():
+        row, _edit = get_store().game_by_token(view.rsplit("/", 1)[-1])
+        assert get_store().set_shelf(row.id, "delete")
+    assert table.client.get(view, headers={"If-None-Match": tag}).status_code == 404
