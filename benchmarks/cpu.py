@@ -5,9 +5,8 @@
 One table (3 players) on a card-dealt game of the given size (benchmarks/games.py)
 plays ``--deals`` more deals through the Flask test client: the scorekeeper opens the
 deal form, asks the live preview (for a played deal), posts the record and follows the
-redirect (the read-only page is rendered ahead for the watchers then), a second phone
-opens the game page, two watchers poll the read-only link once with the ETag of the
-version before (a new version) and twice more (304). Each request's CPU time
+redirect, a second phone opens the game page, two watchers poll the read-only link once
+with the ETag of the version before (a new version) and twice more (304). Each request's CPU time
 (``time.process_time``) is printed as a median in ms and as a ratio to a fixed
 pure-Python floor timed around each deal: the machine is shared, and the ratio moves
 with its load far less than the milliseconds do. The test client's own work is in

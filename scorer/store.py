@@ -727,6 +727,15 @@ class Store:
             return "", self.version(game_id)
         return row[0] or "", row[1] or 0
 
+    def shown_version_key(self, game_id: int) -> tuple[str, int] | None:
+        """(generation, version) of a game its links still open (not deleted), else None:
+        in one read, for a poll answered before the web app (web/polls.py)."""
+        row = self.db.execute(
+            "select (select value from meta where key = 'generation'),"
+            " (select version from games where id = ? and deleted is null)",
+            [game_id]).fetchone()
+        return None if row[1] is None else (row[0] or "", row[1])
+
     def _touch(self, game_id: int, stamp: str, based_on: int | None = None) -> int:
         """Bump the game's version after a change; return the new version.
 
@@ -916,11 +925,15 @@ class Store:
     def changes_since_add(self, game_id: int) -> list[tuple[int, str]]:
         """(slot, note) of the edits, deletes and restores made since the game's newest deal
         was added, oldest first, each slot once (its latest change)."""
+        # Flat in the game's length: the newest deal added is the top slot (slots are only
+        # ever appended), its "add" its first revision (both read from their indexes), and
+        # the revisions after it a range of the revisions' ids (every game's since then).
         rows = self.db.execute(
             "select d.seq, r.note from revisions r join deals d on d.id = r.deal_id"
-            " where d.game_id = ? and r.note != 'add' and r.id > (select coalesce(max(q.id), 0)"
-            " from revisions q join deals e on e.id = q.deal_id"
-            " where e.game_id = ? and q.note = 'add') order by r.id",
+            " where r.id > coalesce((select q.id from deals e join revisions q"
+            " on q.deal_id = e.id and q.rev = 1 where e.game_id = ?"
+            " order by e.seq desc limit 1), 0)"
+            " and +d.game_id = ? and r.note != 'add' order by r.id",
             [game_id, game_id]).fetchall()
         latest = {int(seq): str(note) for seq, note in rows}
         return list(latest.items())

@@ -16,7 +16,7 @@ from flask_wtf.csrf import CSRFProtect
 from scorer.instance import instance_folder
 from scorer.marks import number, signed
 from scorer.paths import DATABASE_NAME, data_dir
-from scorer.web import assets, dates, db, downloads, i18n, params, versions
+from scorer.web import assets, dates, db, downloads, i18n, params, polls, versions
 from scorer.web.page_cache import GZIP_LEVEL
 
 csrf = CSRFProtect()
@@ -104,6 +104,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # Before any route is added: each <int:…> is bound to its converter as it is added.
     app.url_map.converters["int"] = params.RowIdConverter
     register_blueprints(app)
+    # A watcher's unchanged poll is answered before Flask's per-request work.
+    app.wsgi_app = polls.Unchanged(  # type: ignore[method-assign]
+        app.wsgi_app, app.extensions["scorer_stores"])
     return app
 
 

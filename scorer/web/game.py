@@ -38,7 +38,6 @@ from scorer.web import (
     page_cache,
     page_model,
     storage,
-    view,
 )
 from scorer.web.db import get_store
 from scorer.web.deal_input import Entry, Key, Setup
@@ -96,7 +95,7 @@ def page(token: str) -> ResponseReturnValue:
     """The game page with totals, state, protocol and the scorekeeper's buttons."""
     row = edit_row(token)
     return page_cache.cached_page(row, True, lambda loaded, _tag: page_model.render(
-        row, True, loaded, blanks=True), then=functools.partial(view.ahead, row))
+        row, True, loaded, blanks=True))
 
 
 @bp.get("/<token>/why/<int:n>")

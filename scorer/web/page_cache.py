@@ -16,7 +16,8 @@ from scorer.store import GameRow
 from scorer.web.db import get_store
 from scorer.web.forms import new_sid
 from scorer.web.i18n import lang
-from scorer.web.versions import Version, keep_page, load, note_sent
+from scorer.web.polls import note_unchanged
+from scorer.web.versions import Version, keep_page, load
 
 # Gzip level 3, for every text answer: the first GET after each save compresses its page
 # once, and the deal form is compressed on every GET. A 35 kB page of 1000 deals takes
@@ -59,14 +60,11 @@ def wants_gzip() -> bool:
 Render = Callable[[Version, str | None], str]  # a page of a version, with its ETag
 
 
-def cached_page(row: GameRow, editable: bool, render: Render,
-                then: Callable[[Version], Callable[[], None] | None] | None = None) -> Response:
+def cached_page(row: GameRow, editable: bool, render: Render) -> Response:
     """The game page with a weak opaque ETag: 304 if unchanged, else kept or rendered.
 
     ``render`` writes the edit page's write forms with blanks (CSRF_BLANK, SID_BLANK), so
     one render per version serves every browser; each gets it filled in with its own.
-    ``then``, given the version this request rendered first, returns what to do once the
-    answer is sent (render_ahead).
     """
     generation, version = get_store().version_key(row.id)
     key = page_key(row, editable, generation, version)
@@ -77,18 +75,14 @@ def cached_page(row: GameRow, editable: bool, render: Render,
     tag = opaque_etag(key)
     if request.if_none_match.contains_weak(tag):
         response = make_response("", 304)
+        if not editable:  # the same poll again is answered before Flask (polls.Unchanged)
+            note_unchanged(row.id, generation, version)
     else:
         loaded = load(row, (generation, version))
         if (loaded.generation, loaded.version) != (generation, version):  # moved meanwhile
             key = (loaded.generation, row.id, loaded.version, *key[3:])
             tag = opaque_etag(key)
-        first = key[:-1] not in loaded.pages
         response = page_response(kept_page(loaded, key, lambda: render(loaded, f'W/"{tag}"')))
-        if not editable:  # a watcher has this page: render it ahead for the next version
-            note_sent(loaded, sent_page(key), loaded.version)
-        later = then(loaded) if first and then is not None else None
-        if later is not None:
-            response.call_on_close(later)
     response.set_etag(tag, weak=True)
     response.headers["Cache-Control"] = "no-cache, private"
     response.vary.add("Accept-Encoding")
@@ -115,31 +109,6 @@ def kept_page(loaded: Version, key: tuple[Any, ...], render: Callable[[], str]) 
     mine = gzip.compress(personal(found).encode(), GZIP_LEVEL, mtime=0)
     keep_page(loaded, key, mine)
     return mine
-
-
-def watched(entry: Version) -> list[tuple[tuple[str, str], int]]:
-    """The read-only pages (language, URL) to render ahead for the version after ``entry``,
-    each with the last version a phone was sent it on: those sent on ``entry`` or on the
-    one before (a watcher who polls slower than the deals come misses a version, not its
-    page ahead). A page nobody asks for any more stops being rendered two versions on."""
-    return [(page, last) for page, last in list(entry.sent.items())
-            if last >= entry.version - 1]
-
-
-def render_ahead(row: GameRow, loaded: Version, render: Render, last: int) -> None:
-    """Keep the read-only page this request context asks for (its language and URL, a
-    session of its own), rendered as a poll of it would; ``last`` is the version a phone
-    was last sent it on, carried to this one."""
-    key = page_key(row, False, loaded.generation, loaded.version)
-    if key is not None:
-        tag = opaque_etag(key)
-        kept_page(loaded, key, lambda: render(loaded, f'W/"{tag}"'))
-        note_sent(loaded, sent_page(key), last)
-
-
-def sent_page(key: tuple[Any, ...]) -> tuple[str, str]:
-    """The (language, URL) of a read-only page's key."""
-    return key[3], key[5]
 
 
 # Where the edit page's write forms (restore a deleted deal) hold what is the browser's

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import abort, current_app, render_template, request, session
+from flask import abort, render_template, request, session
 from markupsafe import Markup
 
 from scorer import chart, marks
@@ -213,13 +213,7 @@ class BlankForm:
     @property
     def csrf_token(self) -> Markup:
         """The hidden input, as ConfirmForm writes it, with the blank for its value."""
-        # The same text on every render of this app (the blank is the process's own):
-        # made once, since a form's CSRF field signs a token even when given a value.
-        found: Markup | None = current_app.extensions.get("scorer_blank_csrf")
-        if found is None:
-            found = Markup(ConfirmForm().csrf_token(value=CSRF_BLANK))
-            current_app.extensions["scorer_blank_csrf"] = found
-        return found
+        return Markup(ConfirmForm().csrf_token(value=CSRF_BLANK))
 
 
 def why_page(row: GameRow, n: int, editable: bool) -> str:

@@ -82,9 +82,6 @@ class Loaded:
     timeline: Timeline
     charts: dict[str, Markup] = field(default_factory=dict, compare=False, repr=False)
     pages: dict[Hashable, bytes | str] = field(default_factory=dict, compare=False, repr=False)
-    # (language, URL) of each read-only page a phone was sent, with the last version one
-    # was (view.ahead reads it on the version before).
-    sent: dict[tuple[str, str], int] = field(default_factory=dict, compare=False, repr=False)
     rendering: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
     @property
@@ -108,9 +105,6 @@ class Broken:
     slots: Slots
     error: RuleError
     pages: dict[Hashable, bytes | str] = field(default_factory=dict, compare=False, repr=False)
-    # (language, URL) of each read-only page a phone was sent, with the last version one
-    # was (view.ahead reads it on the version before).
-    sent: dict[tuple[str, str], int] = field(default_factory=dict, compare=False, repr=False)
     rendering: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
 
@@ -181,15 +175,6 @@ def rescored(before: Version, slots: Slots, change: Callable[[Timeline], Timelin
     if isinstance(before, Broken):
         return Timeline.of(parse_game(log_of(before.row, slots.records())))
     return change(before.timeline)
-
-
-def note_sent(entry: Version, page: tuple[str, str], version: int) -> None:
-    """Note that a phone was sent this read-only page (language, URL) on ``version``,
-    keeping the PAGES_KEPT newest (as many as the pages a version keeps)."""
-    with _pages_lock:
-        entry.sent[page] = max(version, entry.sent.pop(page, version))  # now the newest
-        while len(entry.sent) > PAGES_KEPT:
-            del entry.sent[next(iter(entry.sent))]
 
 
 def keep_page(entry: Version, key: Hashable, body: bytes | str) -> bytes | str:

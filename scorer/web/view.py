@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from urllib.parse import urlsplit
-
-from flask import Blueprint, Response, current_app, redirect, request, url_for
+from flask import Blueprint, Response, current_app, redirect, url_for
 from flask.typing import ResponseReturnValue
 
 from scorer.store import GameRow
-from scorer.web import access, downloads, i18n, page_model
-from scorer.web.page_cache import Render, cached_page, render_ahead, watched
-from scorer.web.versions import Version, versions
+from scorer.web import access, downloads, page_model
+from scorer.web.page_cache import Render, cached_page
 
 # The blueprint keeps its short name: its endpoints ("view.page", …) name the /v/ link.
 bp = Blueprint("view", __name__, url_prefix="/v")
@@ -38,40 +34,6 @@ def page(token: str) -> ResponseReturnValue:
 def rendered(row: GameRow) -> Render:
     """How the read-only page of a version is rendered (with the ETag its poller sends)."""
     return lambda loaded, tag: page_model.render(row, False, loaded, etag=tag)
-
-
-def renderer(row: GameRow, path: str) -> Render:
-    """How a watched page is rendered: the board (its own module, which imports the game
-    pages and so this one) or the read-only page."""
-    if urlsplit(path).path.endswith("/board"):
-        from scorer.web import board
-
-        return board.rendered(row)
-    return rendered(row)
-
-
-def ahead(row: GameRow, loaded: Version) -> Callable[[], None] | None:
-    """What renders, once the scorekeeper's page of a new version is sent, the read-only
-    pages a phone was sent on the version before or the one before that (each language
-    and URL): a watcher's next poll then finds its page kept instead of waiting for a
-    render."""
-    before = versions().get((loaded.generation, row.id, loaded.version - 1))
-    pages = watched(before) if before is not None else []
-    if not pages:
-        return None
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    root = request.url_root
-
-    def render_all() -> None:
-        """Each page in a request context of its own, as its poll would render it."""
-        for (code, path), last in pages:
-            try:
-                with app.test_request_context(path, base_url=root,
-                                              headers={"Cookie": f"{i18n.COOKIE}={code}"}):
-                    render_ahead(row, loaded, renderer(row, path), last)
-            except Exception:  # the poll renders it then
-                app.logger.exception("rendering a read-only page ahead")
-    return render_all
 
 
 @bp.get("/<token>/why/<int:n>")

@@ -103,7 +103,7 @@ def same_page(served_app, reference, client, path: str) -> str:
     """Ask the served app, then the reference with the same cookies; the two must agree."""
     jar = cookies(client)
     served = client.get(path)
-    served.close()  # as a server does once the answer is sent (render_ahead runs then)
+    served.close()  # as a server does once the answer is sent
     fresh = fresh_answer(reference, jar, path)
     assert served.status_code == fresh.status_code == 200, path
     assert served.headers.get("ETag") == fresh.headers.get("ETag"), path

@@ -115,10 +115,13 @@
   // No connection: over plain http a page closed or reloaded now cannot open again, so
   // the page says so at once, before anybody tries.
   function lost() { offline = true; warn(); render(); return { kind: "network" }; }
+  // In a secure context the service worker (sw.js) answers a reload or a link from the
+  // pages it keeps: then nothing needs holding back.
+  function workerKeeps() { return !!(navigator.serviceWorker && navigator.serviceWorker.controller); }
   function reached() { offline = false; warn(); render(); }
   function warn() {
     var box = document.getElementById("keep-open");
-    if (!offline) { if (box) { box.remove(); } return; }
+    if (!offline || workerKeeps()) { if (box) { box.remove(); } return; }
     if (!box) {
       box = document.createElement("p");
       box.id = "keep-open"; box.className = "offline-note keep-open"; box.setAttribute("role", "alert");
@@ -132,7 +135,7 @@
   // page (with what waits in it) could not come back: a link is followed only once the
   // server answers, and a reload or a closed tab asks first (the browser's own question).
   function guardLinks(ev) {
-    if (!offline || ev.defaultPrevented || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey) { return; }
+    if (!offline || workerKeeps() || ev.defaultPrevented || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey) { return; }
     var a = ev.target.closest && ev.target.closest("a[href]");
     if (!a || a.target || a.hasAttribute("download")) { return; }
     var url = new URL(a.href, location.href);
@@ -564,7 +567,7 @@
     window.addEventListener("offline", function () { lost(); render(); });
     document.addEventListener("click", guardLinks);
     window.addEventListener("beforeunload", function (ev) {
-      if (offline) { ev.preventDefault(); ev.returnValue = ""; }
+      if (offline && !workerKeeps()) { ev.preventDefault(); ev.returnValue = ""; }
     });
     if (navigator.onLine === false) { lost(); }
     document.addEventListener("visibilitychange", function () {
