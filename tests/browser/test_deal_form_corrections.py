@@ -178,8 +178,8 @@ def test_the_adjustment_shows_its_amount_and_player(live_server, phone):
     """The default reason's amount is a real value; the player is the one it concerns."""
     page = phone()
     new_game(page, live_server)  # first dealer Аня: Вика, on her right, cuts
-    open_form(page)
-    page.click("#adjustment summary")
+    open_form(page)  # the game page's «Штраф или премия» opens the deal page with it open
+    assert page.locator("#adjustment").get_attribute("open") is not None
     assert page.locator("#reason").input_value() == "cut_nines"
     assert page.input_value("#amount") == "\u2212120"
     assert page.locator("#player").input_value() == "2"

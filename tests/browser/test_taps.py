@@ -262,3 +262,25 @@ def test_the_game_page_with_its_form_is_valid_and_accessible(browser, live_serve
         assert axe_violations(page) == []
     finally:
         ctx.close()
+
+
+def test_the_game_page_keeps_recording_offline(browser, live_server):
+    """Offline, the game page's form queues the deal and takes the next one, numbered and
+    seated as the engine will; the game's title stays as it was."""
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="ru-RU")
+    try:
+        page = ctx.new_page()
+        new_game(page, live_server)
+        title = page.locator("h1").inner_text()
+        ctx.set_offline(True)
+        play(Thumb(page), 1, 100, (30, 20))
+        expect(page.locator("#outbox")).to_contain_text("Кон 1 · Борис 100")
+        expect(page.locator("#deal-title")).to_have_text("Кон 2")
+        assert page.locator("h1").inner_text() == title
+        assert on_100(page) == 2  # the seat on 100 moved on, as the engine moves it
+        ctx.set_offline(False)
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+        saved(page, 1)
+        assert "Борис 100" in page.locator("#row-1").inner_text()
+    finally:
+        ctx.close()
