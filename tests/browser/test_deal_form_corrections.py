@@ -258,8 +258,8 @@ def test_four_players_keep_the_preview_and_save_in_reach(live_server, phone):
     """At the top of a 4-player form the preview and «Сохранить» are on the screen; the
     last field is still reachable, never under the bar."""
     page = phone()
-    new_game(page, live_server, names=("Аня", "Борис", "Вика", "Гена"))
-    open_form(page)
+    game = new_game(page, live_server, names=("Аня", "Борис", "Вика", "Гена"))
+    page.goto(game + "/deal")  # the deal page (the game page's link lands on its penalty)
     assert page.evaluate("window.scrollY") == 0
     assert in_view(page, "#save") and in_view(page, "#preview .pv-delta")
     last = page.locator("#deal-form input:not([type=hidden]), #deal-form select").last
