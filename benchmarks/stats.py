@@ -9,18 +9,18 @@ leader to the barrel and a made contract from it), re-seated from a club of ten 
 and dated over a year. Printed:
 
 - the first look (links every seat by name and summarizes every game);
-- the full rebuild after a restore (``Club.rebuild``: every summary forgotten and made
-  again, each game replayed once, the summaries stored) against replaying every game
-  once (every record read from the file in one query, each game parsed and replayed):
-  target ≤ 1.5×, best of ``--repeat`` interleaved runs; the replay from logs already in
-  memory is printed beside it;
+- the full rebuild after a restore (every kept summary forgotten, then a new club's first
+  read, as ``restore`` does: each game replayed once, the summaries stored) against
+  replaying every game once (every record read from the file in one query, each game
+  parsed and replayed): target ≤ 1.5×, best of ``--repeat`` interleaved runs; the replay
+  from logs already in memory is printed beside it;
 - the season page (``/club/table?season=``, «Осень 2026») and a player page
   (``/club/players/<id>``), warm, p99 over ``--rounds`` requests: the app's own routes
   (``scorer.create_app`` on a temporary instance holding the club), asked through Flask's
   test client by a host (the session cookie of ``/?key=HOST_KEY``), never sending
   If-None-Match, so each answer is a full 200: the club's fingerprint queries (three or
   four per page) and the page kept once per club state (``Club.cached``). Before they
-  are timed the club's memory is emptied and the heap collected and frozen, as after a
+  are timed the app's club memory is emptied and the heap collected and frozen, as after a
   restart of ``serve`` (``--no-settle``: not frozen). The floor is a bare route registered on the
   same app, returning the same bytes, asked interleaved by the same client. Target ≤ 3×.
   The CPU time of the serving thread (p99, same requests) is printed beside the wall
@@ -50,9 +50,9 @@ from games import evening_game  # noqa: E402
 from scorer import create_app, store  # noqa: E402
 from scorer.cli.serve import settle_heap  # noqa: E402
 from scorer.club import Club  # noqa: E402
-from scorer.club.service import _STATES, _SUMMARIES  # noqa: E402  (benchmark only)
 from scorer.club_store import ClubStore  # noqa: E402
 from scorer.engine import RuleError, parse_game, replay  # noqa: E402
+from scorer.web.lru import clear_caches  # noqa: E402
 
 CLUB = ("Аня", "Борис", "Вика", "Гоша", "Дина", "Егор", "Женя", "Зоя", "Илья", "Кира")
 SEEDS = (1, 2, 3)
@@ -159,17 +159,25 @@ def host_client(app: Flask) -> FlaskClient:
     return client
 
 
-def forget_states() -> None:
-    """Forget the club's states kept in memory (the summaries stay stored)."""
-    _STATES.clear()
+def rebuild(st: store.Store) -> int:
+    """Forget every kept summary and read the club anew, as a restore does: each counted
+    game replayed once, its summary stored; return how many games were summarized."""
+    with st.atomic():
+        ClubStore(st.db).forget_summaries()
+    return len(Club(st.db).state().played)
 
 
-def restarted(settle: bool) -> None:
+def forget_states(app: Flask) -> None:
+    """Forget the club's states the app keeps (the summaries stay stored and parsed)."""
+    app.extensions["scorer_club_states"].clear()
+
+
+def restarted(app: Flask, settle: bool) -> None:
     """Memory as after a restart of ``python -m scorer serve``: no club state or parsed
-    summary kept, and (settle) the heap collected and frozen as the server does before
-    it serves; the club state the first request makes is young, as a server's is."""
-    _STATES.clear()
-    _SUMMARIES.clear()
+    summary kept (every cache of the app emptied), and (settle) the heap collected and
+    frozen as the server does before it serves; the club state the first request makes
+    is young, as a server's is."""
+    clear_caches(app)
     if settle:
         settle_heap()
 
@@ -185,7 +193,7 @@ def pages(app: Flask, urls: dict[str, str], rounds: int, settle: bool
     """{page: (p99, median, bare p99, bare median in ms, bytes)} over interleaved warm
     requests of the host's client, never sending If-None-Match: each is a full 200 answer
     of the kept page."""
-    restarted(settle)
+    restarted(app, settle)
     client = host_client(app)
     bare = app.extensions["bench_bare"]
     out = {}
@@ -200,7 +208,7 @@ def pages(app: Flask, urls: dict[str, str], rounds: int, settle: bool
         again = client.get(url)
         assert again.status_code == 200 and again.data == bare[name]
         assert client.get(f"/bench/bare/{name}").data == bare[name]
-        forget_states()
+        forget_states(app)
         cold = timed(lambda u=url: client.get(u)) * 1000
         print(f"{name} page after a change (figures and page made again): {cold:.1f} ms")
         print(f"{name} page warm CPU of this thread, p99: {p99(cpu) * 1000:.2f} ms; bare "
@@ -234,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.repeat):  # interleaved: a busy machine slows all three alike
             memory.append(timed(lambda: replay_all(logs)))
             replays.append(timed(lambda: replay_stored(st)))
-            rebuilds.append(timed(club.rebuild))
+            rebuilds.append(timed(lambda: rebuild(st)))
         ratio = min(rebuilds) / min(replays)
         print(f"replay every game once: {min(replays):.2f} s read from the file "
               f"({min(memory):.2f} s from memory); full rebuild: {min(rebuilds):.2f} s; "

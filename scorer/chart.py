@@ -6,8 +6,9 @@ from html import escape
 from itertools import chain
 from operator import attrgetter
 
+from scorer import marks
 from scorer.engine import Game, Protocol, Row
-from scorer.engine.texts import N_, tr
+from scorer.engine.texts import N_
 from scorer.marks import number
 
 # One colour per seat, the same on every page and in the chart (Okabe–Ito hues,
@@ -150,7 +151,8 @@ def _polyline(kept: list[tuple[int, int]], lay: Layout, xspan: int, high: int, y
 
 def totals_svg(game: Game, protocol: Protocol, lang: str = "ru", layout: Layout = PAPER) -> str:
     """Return an inline SVG of every player's running total, deal by deal."""
-    text = {key: tr(lang, msgid) for key, msgid in _TEXT.items()}
+    # «kreska 800» with the Polish preset: the preset's own word (marks.preset_word).
+    text = {key: marks.preset_word(lang, game.agreements, msgid) for key, msgid in _TEXT.items()}
     lay = layout
     legend_rows = -(-len(game.players) // lay.legend_columns)
     height = lay.height + _legend_line(lay) * (legend_rows - 1)

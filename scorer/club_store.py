@@ -54,7 +54,7 @@ class ClubChange:
     """One change of the club's links or players, as the history shows it."""
 
     id: int
-    kind: str  # "count", "rename", "merge", "relink"
+    kind: str  # "count", "rename", "merge", "relink", "add"
     data: dict[str, Any]
     created: str
     undone: str | None
@@ -178,13 +178,16 @@ class ClubStore:
         """Mark a player as merged into another (None: live again)."""
         self.db.execute("update players set merged_into = ? where id = ?", [into, player_id])
 
-    def drop_if_unused(self, player_id: int) -> None:
-        """Delete a player no seat or merge refers to (one a count or re-link made)."""
+    def drop_if_unused(self, player_id: int) -> bool:
+        """Delete a live player no seat or merge refers to (one a count, a re-link or the
+        roster's «add» made); whether it was deleted."""
         used = self.db.execute("select 1 from seat_links where player_id = ? union all"
-                               " select 1 from players where merged_into = ? limit 1",
-                               [player_id, player_id]).fetchone()
+                               " select 1 from players where merged_into = ? or (id = ? and"
+                               " merged_into is not null) limit 1",
+                               [player_id] * 3).fetchone()
         if used is None:
             self.db.execute("delete from players where id = ?", [player_id])
+        return used is None
 
     def match(self, name: str) -> int | None:
         """The live player a written name means (names.py comparison), or None."""
@@ -328,14 +331,6 @@ class ClubStore:
             "insert into seasons (name, start, end, points, created) values (?, ?, ?, ?, ?)",
             [name, start, end, json.dumps(points), stamp]))
 
-    def edit_season(self, season_id: int, name: str, start: str, end: str,
-                    points: dict[int, list[float]]) -> bool:
-        """Change a stored season; False if there is none with this id."""
-        done = self.db.execute("update seasons set name = ?, start = ?, end = ?, points = ?"
-                               " where id = ?", [name, start, end, json.dumps(points),
-                                                 season_id]).rowcount
-        return bool(done)
-
     def delete_season(self, season_id: int) -> None:
         """Remove a season and its share link."""
         self.db.execute("delete from club_shares where kind = 'season' and ref = ?",
@@ -376,7 +371,10 @@ class ClubStore:
             for game_id, version, data in self.db.execute(
                     f"select game_id, version, data from club_summaries where game_id in"
                     f" ({marks})", part):
-                out[game_id] = StoredSummary(game_id, version, json.loads(data))
+                try:
+                    out[game_id] = StoredSummary(game_id, version, json.loads(data))
+                except (TypeError, ValueError):
+                    continue  # unreadable: as if missing, made again (derived data)
         return out
 
     def put_summaries(self, items: Sequence[StoredSummary]) -> None:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from scorer.engine import signed as _engine_signed
-from scorer.engine.texts import DEFAULT, LANGUAGES, N_, tr
+from scorer.engine.texts import DEFAULT, LANGUAGES, N_, ptr, tr
 
 # Beyond this a number is not a score any game reaches (the engine bounds totals far
 # lower); it is written short so that no page or sheet can fail on it (Python refuses
@@ -41,6 +42,10 @@ MEANINGS = {
     "sitting_out": N_("sat on the talon"),
     "win": N_("win"),
 }
+# The legend follows the game's agreements: what a bolt is (bolt_counts), and whether
+# a penalty can come from bolts at all.
+BOLT_ZERO_POINTS = N_("bolt (0 points with marriages)")
+PENALTY_NO_BOLTS = N_("penalty (raspis, three falls)")
 # Engine event kind -> the mark it leaves in that seat's cell. A bolt repeats its mark
 # by weight; barrel_enter needs none (the row's barrel list already shows the seat).
 EVENT_MARK = {
@@ -108,11 +113,48 @@ def legend_keys(ag: Mapping[str, Any], players: int) -> list[str]:
     return [key for key in LETTERS if can[key]]
 
 
+def pgettext(context: str, msgid: str) -> str:
+    """Mark ``msgid`` under ``context`` for extraction (pybabel's pgettext keyword); it is
+    translated where it is shown, by preset_word."""
+    return msgid
+
+
+# The Polish preset's own words for these (docs/UX.md: «pod kreską», «spadek spod kreski»):
+# marked here so that extraction makes their entries; ru, uk and en leave them empty.
+NATIVE_WORDS = (
+    pgettext("preset:polish", "on the barrel"),
+    pgettext("preset:polish", "fell off the barrel"),
+    pgettext("preset:polish", "barrel"),
+    # The game page's (templates/game/_live.html, through preset_gettext).
+    N_("to barrel %(n)d"), pgettext("preset:polish", "to barrel %(n)d"),
+    N_("On the barrel:"), pgettext("preset:polish", "On the barrel:"),
+)
+
+
+def preset_word(lang: str, ag: Any, msgid: str) -> str:
+    """A word as the game's preset says it: a native preset (the Polish one) has its own
+    table words under the context ``preset:NAME`` (docs/UX.md: «pod kreską»), read where
+    the catalog has them, else the plain word."""
+    preset = getattr(ag, "preset", None)
+    return ptr(lang, f"preset:{preset}", msgid) if preset else tr(lang, msgid)
+
+
+def meaning(lang: str, ag: Mapping[str, Any], key: str) -> str:
+    """What one mark means in a game with these agreements."""
+    msgid = MEANINGS[key]
+    if key == "bolt" and ag["bolt_counts"] == "zero_points":
+        msgid = BOLT_ZERO_POINTS
+    elif key == "penalty" and ag["bolt_penalty"] == "none":
+        msgid = PENALTY_NO_BOLTS
+    return preset_word(lang, ag, msgid)
+
+
 def legend(lang: str, ag: Mapping[str, Any], players: int) -> list[tuple[str, str]]:
-    """(mark, meaning) for every mark the game can show, in display order."""
+    """(mark, meaning) for every mark the game can show, in display order, in the words
+    of the game's agreements and preset."""
     lang = lang if lang in LANGUAGES else DEFAULT
     m = letters(lang)
-    return [(m[k], tr(lang, MEANINGS[k])) for k in legend_keys(ag, players)]
+    return [(m[k], meaning(lang, ag, k)) for k in legend_keys(ag, players)]
 
 
 def row_marks(row: Any, lang: str) -> list[str]:
@@ -147,3 +189,50 @@ def seat_marks(row: Any, seat: int, lang: str, players: int) -> str:
         elif mark not in out:
             out.append(mark)
     return " ".join(out)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What one player did over the whole game, counted from the engine's events (as the
+    club's figures count them, docs/STATS.md): the protocol's own ``bolts``, ``falls`` and
+    ``raspis`` are the counters towards the next penalty, which a penalty resets."""
+
+    bolts: int  # deals in which the player took no trick (a double bolt is one)
+    penalties: int  # bolt, concession and three-falls penalties
+    falls: int  # falls off the barrel
+    raspis: int  # concessions declared
+
+
+PENALTY_EVENTS = frozenset({"bolt_penalty", "raspis_penalty", "three_falls_zero"})
+
+
+def tallies(protocol: Any) -> list[Tally]:
+    """Each seat's game counts, read off every row of a replayed protocol."""
+    seats = len(protocol.players)
+    bolts, penalties, falls, raspis = [0] * seats, [0] * seats, [0] * seats, [0] * seats
+    for row in protocol.rows:
+        if row.type == "raspis" and row.declarer is not None:
+            raspis[row.declarer] += 1
+        for event in row.events:
+            if event.seat is None:
+                continue
+            if event.kind == "bolt":
+                bolts[event.seat] += 1
+            elif event.kind == "barrel_fall":
+                falls[event.seat] += 1
+            elif event.kind in PENALTY_EVENTS:
+                penalties[event.seat] += 1
+    return [Tally(*counts) for counts in zip(bolts, penalties, falls, raspis, strict=True)]
+
+
+def towards_penalty(protocol: Any, ag: Mapping[str, Any], seat: int) -> list[tuple[str, int]]:
+    """The counters that run towards a penalty now, for an unfinished game: («bolt», 2)
+    for the second of three bolts; only those above 0 whose penalty is agreed."""
+    out = []
+    if ag["bolt_penalty"] != "none" and protocol.bolts[seat]:
+        out.append(("bolt", protocol.bolts[seat]))
+    if ag["raspis"] and ag["raspis_third_penalty"] and protocol.raspis[seat] % 3:
+        out.append(("raspis", protocol.raspis[seat] % 3))
+    if ag["barrel_three_falls_zero"] and falls_possible(ag) and protocol.falls[seat]:
+        out.append(("fall", protocol.falls[seat]))
+    return out

@@ -22,7 +22,15 @@ from scorer.engine import (
     resolve_agreements,
     word,
 )
-from scorer.engine.texts import DEFAULT, LANGUAGES, N_, format_date, tr, translations
+from scorer.engine.texts import (
+    DEFAULT,
+    LANGUAGES,
+    N_,
+    format_date,
+    played_for,
+    tr,
+    translations,
+)
 from scorer.marks import number, signed
 from scorer.paths import data_dir
 
@@ -48,8 +56,11 @@ WORDS = {
     "player": N_("Player"),
     "score": N_("Score"),
     "bolts": N_("Bolts"),
+    "penalties": N_("Penalties"),
     "falls": N_("Falls"),
     "raspis": N_("Concessions"),
+    "now": N_("Towards a penalty now"),
+    "counted": N_("Bolts, penalties, falls and concessions: over the whole game."),
     "winner": N_("Winner"),
     "unfinished": N_("The game is not finished"),
     "chart": N_("Running totals"),
@@ -231,14 +242,26 @@ def _place(protocol: Protocol, seat: int) -> int:
     return ahead + 1
 
 
-def standings(game: Game, protocol: Protocol) -> list[dict[str, Any]]:
-    """Players ordered by final score (the winner first), with their counters."""
+# What a counter towards a penalty is called, by marks.towards_penalty's key.
+TOWARDS = {"bolt": N_("bolt %(n)d of 3"), "raspis": N_("concession %(n)d of 3"),
+           "fall": N_("fall %(n)d of 3")}
+
+
+def standings(game: Game, protocol: Protocol, lang: str = DEFAULT) -> list[dict[str, Any]]:
+    """Players ordered by final score (the winner first), with what they did in the game
+    (marks.tallies: the events, not the counters a penalty resets) and, while the game
+    goes on, the counters that run towards a penalty."""
     order = sorted(range(len(game.players)),
                    key=lambda s: (s != protocol.winner, -protocol.score[s], s))
+    counts = marks.tallies(protocol)
+    ag = game.agreements
     return [{"rank": _place(protocol, s), "seat": s, "name": game.players[s],
-             "score": number(protocol.score[s]), "bolts": protocol.bolts[s],
-             "falls": protocol.falls[s], "raspis": protocol.raspis[s],
-             "winner": s == protocol.winner} for s in order]
+             "score": number(protocol.score[s]), "bolts": counts[s].bolts,
+             "penalties": counts[s].penalties, "falls": counts[s].falls,
+             "raspis": counts[s].raspis, "winner": s == protocol.winner,
+             "now": ", ".join(tr(lang, TOWARDS[key]) % {"n": n}
+                              for key, n in marks.towards_penalty(protocol, ag, s))}
+            for s in order]
 
 
 # The "why" appendix of a 2000-deal game runs to hundreds of pages and minutes of layout:
@@ -257,8 +280,9 @@ def appendix_rows(game: Game, protocol: Protocol, lang: str) -> list[dict[str, A
 
 
 def sheet_context(game: Game, protocol: Protocol, *, lang: str = "ru", landscape: bool = False,
-                  appendix: bool = False) -> dict[str, Any]:
-    """Everything the sheet template shows, as plain strings and lists."""
+                  appendix: bool = False, minutes: int | None = None) -> dict[str, Any]:
+    """Everything the sheet template shows, as plain strings and lists (minutes: how long
+    the game was played, from the store's times; the log itself keeps no clock)."""
     lang = lang if lang in LANGUAGES else DEFAULT
     t = words(lang)
     rows = protocol_rows(game, protocol, lang)
@@ -266,6 +290,7 @@ def sheet_context(game: Game, protocol: Protocol, *, lang: str = "ru", landscape
         "lang": lang, "t": t, "landscape": landscape,
         "title": game.title or t["title"],
         "date": format_date(game.date, lang), "place": game.place or "",
+        "played_for": played_for(minutes, lang, short=True) if minutes else "",
         "notes": game.notes or "", "players": list(game.players),
         "colours": [colour(s) for s in range(len(game.players))],
         "preset": preset_title(game, lang), "agreements": agreement_lines(game, lang),
@@ -276,7 +301,9 @@ def sheet_context(game: Game, protocol: Protocol, *, lang: str = "ru", landscape
         "widths": column_widths(rows, t, len(game.players), landscape),
         # One numbering everywhere (docs/UX.md): every row is a кон, redeals included.
         "played": deals_count(len(protocol.rows), lang),
-        "standings": standings(game, protocol),
+        "standings": standings(game, protocol, lang),
+        # The counters towards a penalty matter only while the game goes on.
+        "show_now": protocol.winner is None,
         "winner": game.players[protocol.winner] if protocol.winner is not None else None,
         "chart": Markup(totals_svg(game, protocol, lang)),
         "appendix": appendix_rows(game, protocol, lang) if appendix else None,
@@ -286,10 +313,11 @@ def sheet_context(game: Game, protocol: Protocol, *, lang: str = "ru", landscape
 
 
 def sheet_html(game: Game, *, lang: str = "ru", landscape: bool = False,
-               appendix: bool = False) -> str:
+               appendix: bool = False, minutes: int | None = None) -> str:
     """Replay the game and fill the sheet template (HTML with its CSS inline)."""
     protocol = replay(game)
-    context = sheet_context(game, protocol, lang=lang, landscape=landscape, appendix=appendix)
+    context = sheet_context(game, protocol, lang=lang, landscape=landscape, appendix=appendix,
+                            minutes=minutes)
     return _environment().get_template("sheet/sheet.html").render(**context)
 
 
@@ -302,7 +330,8 @@ def html_to_pdf(html: str, fetcher: URLFetcher | None = None) -> bytes:
 
 
 def render_sheet(game: Game, *, lang: str = "ru", landscape: bool = False,
-                 appendix: bool = False) -> bytes:
+                 appendix: bool = False, minutes: int | None = None) -> bytes:
     """Return the PDF protocol sheet of a game (finished or not)."""
-    return html_to_pdf(sheet_html(game, lang=lang, landscape=landscape, appendix=appendix))
+    return html_to_pdf(sheet_html(game, lang=lang, landscape=landscape, appendix=appendix,
+                                  minutes=minutes))
 

@@ -344,6 +344,29 @@ def newer_schema(conn: sqlite3.Connection) -> str | None:
     return None
 
 
+def schema_problem(path: str | Path) -> str | None:
+    """Why the database file cannot serve (missing, unreadable, or its schema not current),
+    or None when it opens and every migration is applied: the health check's question.
+
+    Opened read-write without creating (a missing file stays missing) and with no pragma,
+    so asking writes nothing."""
+    try:
+        conn = sqlite3.connect(f"file:{Path(path).resolve()}?mode=rw", uri=True, timeout=5)
+    except sqlite3.Error as exc:
+        return f"cannot open {Path(path).name}: {exc}"
+    try:
+        conn.execute("select count(*) from sqlite_master").fetchone()
+        newer = newer_schema(conn)
+        pending = [m.name for m in migrations.pending(Database(conn))]
+    except sqlite3.Error as exc:
+        return f"cannot read {Path(path).name}: {exc}"
+    finally:
+        conn.close()
+    if newer:
+        return f"schema newer than this version: {newer}"
+    return f"schema not current: {', '.join(pending)} pending" if pending else None
+
+
 def migrate(db: Database) -> None:
     """Apply any pending schema migrations, then start a new database generation; refuse
     (NewerSchemaError) a file a newer version made, whose schema this one cannot know."""
@@ -416,6 +439,22 @@ class GameRow:
     archived: str | None = None  # when the host archived it
     deleted: str | None = None  # when the host deleted it (kept DELETED_DAYS, then purged)
     guest: bool = False  # started or imported by a browser without the host key
+
+
+@dataclass(frozen=True)
+class PlaySpan:
+    """When a game was played, from its stored times: created, and its last deal stored."""
+
+    started: str
+    ended: str
+
+    @property
+    def minutes(self) -> int | None:
+        """Whole minutes between the two (None when no time passed: an imported game, whose
+        deals were all stored with the game)."""
+        seconds = (datetime.fromisoformat(self.ended)
+                   - datetime.fromisoformat(self.started)).total_seconds()
+        return round(seconds / 60) if seconds >= 60 else None
 
 
 @dataclass(frozen=True)
@@ -789,6 +828,13 @@ class Store:
         ))
         self._insert_revision(deal_id, 1, record, "add", stamp)
         return top + 1
+
+    def span(self, game_id: int) -> PlaySpan:
+        """When the game started (its row was stored) and when its last deal was stored."""
+        started, ended = self.db.execute(
+            "select created, coalesce((select max(created) from deals where game_id = ?),"
+            " created) from games where id = ?", [game_id, game_id]).fetchone()
+        return PlaySpan(str(started), str(ended))
 
     def live_count(self, game_id: int) -> int:
         """How many of the game's deals are live (their newest revision has a record)."""

@@ -24,8 +24,8 @@ from sqlite_utils import Database
 
 from scorer import store
 from scorer.engine import (
-    MAX_NAME,
-    MAX_TITLE,
+    MAX_SEASON,
+    MAX_WHO,
     RuleError,
     check_date,
     check_name,
@@ -89,6 +89,8 @@ CHANGES = {
                           '"created": bool}', {
                               "game": _is_int, "seat": _is_int, "before": _is_int,
                               "after": _is_int, "created": lambda v: isinstance(v, bool)}),
+    "add": ChangeShape('{"player": int, "name": name}', {
+        "player": _is_int, "name": lambda v: isinstance(v, str)}),
 }
 
 
@@ -301,6 +303,8 @@ def _club_changes(row: dict[str, Any], ctx: Context) -> None:
     if row["kind"] == "rename" and ctx.strict:
         _name("data.before", data["before"])
         _name("data.after", data["after"])
+    if row["kind"] == "add" and ctx.strict:
+        _name("data.name", data["name"])
     if row["kind"] == "merge" and data["keep"] == data["gone"]:
         raise _Bad("data", N_("a player cannot be merged with itself"))
     _time("created", row["created"])
@@ -311,10 +315,10 @@ def _seasons(row: dict[str, Any], ctx: Context) -> None:
     """A name, two dates in order and league points for every table size."""
     name = row["name"]
     if not isinstance(name, str) or not name or name != " ".join(name.split()) or \
-            len(name) > MAX_TITLE:
+            len(name) > MAX_SEASON:
         raise _Bad("name", N_("a season needs a name of 1 to 80 characters"))
     if ctx.strict:
-        _text("name", name, MAX_TITLE)
+        _text("name", name, MAX_SEASON, "season")
     for column in ("start", "end"):
         try:
             check_date(row[column] if isinstance(row[column], str) else "")
@@ -360,7 +364,7 @@ def _agreement_revisions(row: dict[str, Any], ctx: Context) -> None:
             raise _rule(column, err) from None
     _one_of("note", row["note"], AGREEMENT_NOTES)
     if row["who"] is not None and ctx.strict:
-        _text("who", row["who"], MAX_NAME)
+        _text("who", row["who"], MAX_WHO, "who")
     _time("created", row["created"])
 
 

@@ -12,7 +12,8 @@ if TYPE_CHECKING:
     Subparsers: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
 
 # Each module has ``register(subparsers)``; a subcommand's handler returns the exit code.
-COMMAND_MODULES = ("replay", "compare", "serve", "pdf", "backup", "hostkey", "games", "stats")
+COMMAND_MODULES = ("replay", "compare", "serve", "pdf", "backup", "hostkey", "games", "stats",
+                   "replica")
 
 
 def build_parser() -> argparse.ArgumentParser:

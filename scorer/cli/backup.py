@@ -18,14 +18,14 @@ import shutil
 import sqlite3
 import sys
 import zipfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlite_utils import Database
 
-from scorer import store, store_checks
+from scorer import store, store_checks, store_files
 from scorer.cli.replay import InputError
 from scorer.club import Club
 from scorer.engine import (
@@ -45,8 +45,6 @@ from scorer.instance import database
 if TYPE_CHECKING:
     from scorer.cli import Subparsers
 
-# A table column as the schema checks compare it: name, declared type, not null, primary key.
-Column = tuple[str, str, int, int]
 # A game log as JSON data (docs/GAME-FORMAT.md).
 Log = dict[str, Any]
 
@@ -132,9 +130,7 @@ def copy_database(source: Path, target: Path) -> None:
     try:
         dst = store.connect(target)
         try:
-            # One step (pages=-1): the copy is one consistent snapshot of the source,
-            # even while the server keeps writing to it.
-            src.conn.backup(dst.conn)
+            store_files.online_copy(src, dst)
             check_integrity(dst, target)
         finally:
             dst.close()
@@ -144,7 +140,7 @@ def copy_database(source: Path, target: Path) -> None:
 
 def check_integrity(db: Database, path: Path) -> None:
     """Refuse a database that fails SQLite's integrity check."""
-    result = [r[0] for r in db.execute("PRAGMA integrity_check").fetchall()]
+    result = store.integrity_check(db.conn)
     if result != ["ok"]:
         found = "; ".join(result[:3])
         raise InputError(str(path), N_("integrity check failed: {found}"), found=found)
@@ -180,10 +176,7 @@ def kept_counts(path: Path) -> dict[str, int]:
     """How many rows each kept table of a database file holds (store.SCHEMA)."""
     db = store.connect(path)
     try:
-        present = {r[0] for r in db.execute("select name from sqlite_master"
-                                            " where type = 'table'")}
-        return {t: int(db.execute(f"select count(*) from [{t}]").fetchone()[0])
-                for t in store.kept_tables() if t in present}
+        return store_files.kept_counts(db)
     finally:
         db.close()
 
@@ -202,7 +195,7 @@ def check_source(db: Database, path: Path) -> None:
     """Refuse a backup that fails SQLite's integrity check, lacks the app's tables (real
     tables, not views) or comes from a newer version of the app."""
     check_integrity(db, path)
-    kinds = dict(db.execute("select name, type from sqlite_master").fetchall())
+    kinds = store_files.table_kinds(db)
     missing = sorted(t for t in TABLES if kinds.get(t) != "table")
     if missing:
         raise InputError(str(path), N_("not a scorer backup (no table {tables})"),
@@ -218,12 +211,6 @@ def check_schema_version(db: Database, path: Path) -> None:
                          names=newer)
 
 
-def table_columns(db: Database, tables: Iterable[str]) -> dict[str, list[Column]]:
-    """Columns (name, declared type, not null, primary key) of these tables."""
-    return {t: [(c[1], c[2].upper(), c[3], c[5]) for c in
-                db.execute(f"PRAGMA table_info([{t}])").fetchall()] for t in tables}
-
-
 # A restore copies the kept tables of store.SCHEMA row by row. Everything else of the
 # backup (its schema, indexes, triggers, views, the derived tables) is left behind: the
 # rows go into a database the app has just made itself, so a trigger copied into a backup
@@ -232,54 +219,28 @@ def table_columns(db: Database, tables: Iterable[str]) -> dict[str, list[Column]
 
 def copy_rows(db: Database, source: Path, staged: Path) -> None:
     """Copy the app's rows from the staged backup into the fresh database ``db``."""
-    db.execute("ATTACH DATABASE ? AS backup", [str(staged)])
     try:
-        present = {r[0] for r in db.execute(
-            "select name from backup.sqlite_master where type = 'table'")}
-        with db.conn:
-            # A merged player may point at a player copied after it.
-            db.execute("PRAGMA defer_foreign_keys = ON")
-            for table in store.kept_tables():
-                if table not in present and table not in TABLES:
-                    continue  # a backup from before one-time ids (or the club) were kept
-                names = [c[1] for c in db.execute(f"PRAGMA main.table_info([{table}])")]
-                have = [c[1] for c in db.execute(f"PRAGMA backup.table_info([{table}])")]
-                if sorted(have) != sorted(names):
-                    raise InputError(f"{source}: {table}",
-                                     N_("not the scorer schema (columns: {have})"),
-                                     have=", ".join(have) or "-")
-                columns = ", ".join(f"[{n}]" for n in names)
-                try:
-                    db.execute(f"insert into main.[{table}] ({columns}) "
-                               f"select {columns} from backup.[{table}]")
-                except sqlite3.IntegrityError as exc:
-                    raise InputError(f"{source}: {table}", N_("rows break the schema ({error})"),
-                                     error=exc) from None
-    finally:
-        db.execute("DETACH DATABASE backup")
+        store_files.copy_kept_tables(db, staged, TABLES)
+    except store_files.ColumnsDiffer as err:
+        raise InputError(f"{source}: {err.table}", N_("not the scorer schema (columns: {have})"),
+                         have=", ".join(err.have) or "-") from None
+    except store_files.RowsBreakSchema as err:
+        raise InputError(f"{source}: {err.table}", N_("rows break the schema ({error})"),
+                         error=err.error) from None
 
 
 # SQLite keeps whatever is stored, whatever the column says: a row whose value has the
 # wrong type would make every page of its game fail, so the restore refuses it instead.
-_STORAGE = {"INTEGER": "integer", "TEXT": "text"}
-
-
 def check_restored_schema(db: Database, path: Path) -> None:
     """Refuse copied rows whose stored values have another type than their column's, or
     whose JSON columns do not hold JSON."""
-    found = table_columns(db, store.kept_tables())
-    for table, columns in found.items():
-        for name, kind, not_null, _pk in columns:
-            allowed = [_STORAGE.get(kind, "")] + ([] if not_null else ["null"])
-            marks = ",".join("?" * len(allowed))
-            bad = db.execute(f"select count(*) from [{table}] where typeof([{name}]) "
-                             f"not in ({marks})", allowed).fetchone()[0]
+    for table in store.kept_tables():
+        for column in store_files.columns(db, table):
+            bad = store_files.wrong_types(db, table, column)
             if bad:
-                raise InputError(f"{path}: {table}.{name}",
+                raise InputError(f"{path}: {table}.{column.name}",
                                  N_("{count} rows hold a value of the wrong type"), count=bad)
-    broken = db.execute("select count(*) from games where not json_valid(head)").fetchone()[0]
-    broken += db.execute("select count(*) from revisions"
-                         " where record is not null and not json_valid(record)").fetchone()[0]
+    broken = store_files.not_json(db)
     if broken:
         raise InputError(f"{path}: games.head", N_("{count} rows are not JSON"), count=broken)
 
@@ -288,31 +249,27 @@ def check_games(db: Database, path: Path) -> int:
     """Check every game as the app will read it: its head through the engine's load_game,
     every revision's record through parse_record, the live deals through a replay; then
     store the totals the list shows, recomputed. Returns the number of games."""
-    games = db.execute("select id, version, head from games order by id").fetchall()
+    games = store_files.game_heads(db)
     totals = []
-    for game_id, version, head in games:
-        where = f"{path}: game {game_id}"
+    for row in games:
+        where = f"{path}: game {row.id}"
         try:
-            game = load_game(head)
-            live = checked_records(db, game_id, len(game.players), where)
+            game = load_game(row.head)
+            live = checked_records(db, row.id, len(game.players), where)
             protocol = replay(game.with_deals(live))
         except RuleError as err:
             raise InputError(where, "{refusal}", refusal=err) from None
-        totals.append((game_id, version, protocol.winner, json.dumps(list(protocol.score))))
-    with db.conn:
-        db.execute("delete from totals")
-        db.conn.executemany("insert into totals (game_id, version, winner, score, broken)"
-                            " values (?, ?, ?, ?, 0)", totals)
+        totals.append(store_files.RebuiltTotals(row.id, row.version, protocol.winner,
+                                                json.dumps(list(protocol.score))))
+    store_files.replace_totals(db, totals)
     return len(games)
 
 
 def checked_records(db: Database, game_id: int, players: int, where: str) -> list[Record]:
     """The live records of a game's slots, each revision parsed (RuleError or InputError)."""
-    rows = db.execute(
-        "select d.seq, r.rev, r.record from deals d join revisions r on r.deal_id = d.id"
-        " where d.game_id = ? order by d.seq, r.rev", [game_id]).fetchall()
     latest: dict[int, Record | None] = {}
-    for seq, _rev, text in rows:
+    for revision in store_files.revisions(db, game_id):
+        seq, text = revision.seq, revision.record
         record = None
         if text is not None:
             try:
@@ -426,22 +383,9 @@ def game_logs(path: Path) -> tuple[list[tuple[int, Log]], dict[str, list[Log]]]:
         with st.snapshot():
             rows = sorted(st.games(None), key=lambda r: r.id)
             logs = [(r.id, export_log(st.log(r.id))) for r in rows]
-            return logs, kept_rows(st.db)
+            return logs, store_files.unlogged_rows(st.db)
     finally:
         st.db.close()
-
-
-def kept_rows(db: Database) -> dict[str, list[Log]]:
-    """{table: its rows as objects} of the kept tables the game logs do not carry."""
-    present = {r[0] for r in db.execute("select name from sqlite_master where type = 'table'")}
-    out = {}
-    for table in store.SCHEMA:
-        if table.role != store.KEPT or table.logged or table.name not in present:
-            continue
-        cursor = db.execute(f"select * from [{table.name}] order by rowid")
-        names = [d[0] for d in cursor.description]
-        out[table.name] = [dict(zip(names, row, strict=True)) for row in cursor]
-    return out
 
 
 def export_log(log: Log) -> Log:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from scorer import store
 from scorer.cli.backup import existing_database
 from scorer.cli.replay import InputError, load_game_file, refuse
-from scorer.engine import Game, RuleError, parse_game
+from scorer.engine import Game, RuleError, parse_game, replay
 from scorer.engine.texts import LANGUAGES, N_
 
 if TYPE_CHECKING:
@@ -37,8 +37,9 @@ def register(subparsers: Subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def _read_store(game_id: str, instance: str | None) -> Game:
-    """Load a game (head plus live deal records) from the app's database."""
+def _read_store(game_id: str, instance: str | None) -> tuple[Game, int | None]:
+    """Load a game (head plus live deal records) from the app's database, with how long
+    it was played (None when unknown or unfinished)."""
     path = existing_database(instance)
     if not game_id.isdigit():
         raise InputError("--game", N_("a game id is a number (got {got!r})"), got=game_id)
@@ -47,7 +48,9 @@ def _read_store(game_id: str, instance: str | None) -> Game:
         row = games.game(int(game_id))
         if row is None:
             raise InputError("--game", N_("no game with id {id} in {path}"), id=game_id, path=path)
-        return parse_game(games.log(row.id))
+        game = parse_game(games.log(row.id))
+        finished = replay(game).winner is not None
+        return game, games.span(row.id).minutes if finished else None
     finally:
         games.db.close()
 
@@ -59,12 +62,13 @@ def run(args: argparse.Namespace) -> int:
     from scorer.sheet import render_sheet
 
     try:
+        minutes = None
         if args.game is not None:
-            game = _read_store(args.game, args.instance)
+            game, minutes = _read_store(args.game, args.instance)
         else:
             game = load_game_file(args.game_file)
         pdf = render_sheet(game, lang=args.lang, landscape=args.landscape,
-                           appendix=args.appendix)
+                           appendix=args.appendix, minutes=minutes)
         _write(args.output, pdf)
     except (RuleError, InputError) as err:
         return refuse(err, args.lang)

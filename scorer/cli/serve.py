@@ -10,6 +10,7 @@ import logging
 import os
 import socket
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from waitress.server import BaseWSGIServer, MultiSocketServer
 
     from scorer.cli import Subparsers
+    from scorer.cli.replica import Replica
 
 THREADS = 8
 
@@ -106,6 +108,9 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--lang", choices=LANGUAGES, default=None,
                    help="the instance's language for browsers that ask for none of ours "
                         "(default: config key SCORER_LANGUAGE, else ru)")
+    p.add_argument("--replicate", metavar="DEST",
+                   help="stream the database to DEST with Litestream: a folder, s3://… or "
+                        "sftp://… (restored from it first when the database is missing)")
     p.set_defaults(func=run)
 
 
@@ -212,6 +217,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"serve: --instance: cannot write to {path.parent} ({unwritable(exc)}); "
               "the data folder must be writable and have free space", file=sys.stderr)
         return 2
+    try:
+        replica = replicated(path, getattr(args, "replicate", None))
+    except ValueError as exc:  # the replica's error: no binary, a bad DEST, a failed restore
+        print(f"serve: --replicate: {exc}", file=sys.stderr)
+        return 2
     if not checked_database(path):  # before the app migrates (writes to) the file
         return 2
     try:
@@ -244,7 +254,35 @@ def run(args: argparse.Namespace) -> int:
     print(banner(url, app.config["HOST_KEY"]), flush=True)
     print(f"connections: up to {options['connection_limit']}, {per_address} per address",
           flush=True)
+    companion = None
+    if replica:
+        from scorer.cli import replica as litestream
+
+        companion = litestream.start(replica)  # after the app migrated the file
+        print(f"replica: {replica.url} (every {litestream.SYNC_INTERVAL}, "
+              f"companion pid {companion.pid})", flush=True)
     print(f"data: {app.instance_path}", flush=True)
     settle_heap()
-    server.run()
+    try:
+        server.run()
+    finally:
+        if companion is not None:
+            litestream.stop(companion)
     return 0
+
+
+def replicated(path: Path, dest: str | None) -> Replica | None:
+    """With --replicate: the replica, restored into ``path`` first when the database is
+    missing (ReplicaError when replication cannot start); else None."""
+    if not dest:
+        return None
+    from scorer.cli import replica as litestream
+
+    try:
+        found = litestream.Replica(path, litestream.replica_url(dest))
+        litestream.binary()
+        if litestream.restore_if_missing(found):
+            print(f"restored {path.name} from {found.url}", flush=True)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise litestream.ReplicaError(str(exc)) from exc
+    return found

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from scorer import store
 from scorer.club import (
+    COLUMNS,
+    FIGURES,
     Club,
     ClubError,
     ClubRecord,
@@ -26,7 +28,8 @@ from scorer.club import (
     Season,
     SeasonTable,
 )
-from scorer.engine.texts import LANGUAGES, N_, tr
+from scorer.club import RECORDS as BOARD
+from scorer.engine.texts import LANGUAGES, N_, duration_text, tr, translations
 from scorer.instance import database
 
 if TYPE_CHECKING:
@@ -116,7 +119,7 @@ def figures_json(club: Club, season: Season, player: int | None) -> dict[str, An
     """The figures as ``--json`` prints them."""
     table = club.season_table(season.id)
     listed = [player] if player is not None else [
-        p.id for p in club.roster() if club.player(p.id, season.id).games.value]
+        p.id for p in club.roster() if club.player(p.id, season.id)["games"].value]
     out: dict[str, Any] = {
         "season": {"id": season.id, "name": season.name, "start": season.start,
                    "end": season.end, "points": {str(k): list(v)
@@ -124,6 +127,8 @@ def figures_json(club: Club, season: Season, player: int | None) -> dict[str, An
         "players": [club.player(pid, season.id).counts() for pid in listed],
         "table": table_json(table),
         "records": records_json(club.records(season.id)),
+        "game_lengths": [{"players": g.players, "games": g.games.value, "minutes": g.minutes}
+                         for g in club.records(season.id).lengths],
         "unfinished": list(table.unfinished),
     }
     if player is not None:
@@ -149,8 +154,7 @@ def record_json(record: ClubRecord | None) -> dict[str, Any] | None:
 
 def records_json(board: RecordsBoard) -> dict[str, Any]:
     """The records board as data."""
-    return {name: record_json(getattr(board, name)) for name in
-            ("highest_total", "largest_contract", "most_bolts", "most_falls", "longest_game")}
+    return {name: record_json(getattr(board, name)) for name, _label in BOARD}
 
 
 def figure_json(figure: Figure) -> dict[str, Any]:
@@ -162,8 +166,8 @@ def player_json(figures: PlayerFigures) -> dict[str, Any]:
     """Every figure of a player, each with its sources."""
     out: dict[str, Any] = {}
     for name, value in vars(figures).items():
-        if isinstance(value, Figure):
-            out[name] = figure_json(value)
+        if name == "figures":
+            out.update({d.name: figure_json(figures[d.name]) for d in FIGURES})
         elif isinstance(value, dict):
             out[name] = {k: figure_json(v) for k, v in value.items()}
         elif name in ("player", "season"):
@@ -190,23 +194,6 @@ LEAGUE_TABLE, RECORDS, UNFINISHED = N_("League table"), N_("Records"), N_("unfin
 GAME, GAMES, WINS, RATING = N_("game"), N_("games"), N_("wins"), N_("rating")
 AVERAGE_PLACE, ABOVE, BELOW = N_("average place"), N_("finished above"), N_("finished below")
 
-LABELS = {
-    "games": N_("games"), "finished": N_("finished"), "wins": N_("wins"),
-    "win_pct": N_("win %"), "avg_place": N_("average place"),
-    "avg_total": N_("average final total"), "best_total": N_("best final total"),
-    "worst_total": N_("worst final total"), "longest_streak": N_("longest winning streak"),
-    "contracts_taken": N_("contracts taken"), "contracts_made": N_("contracts made"),
-    "made_pct": N_("made %"), "avg_contract": N_("average contract"),
-    "largest_made": N_("largest contract made"),
-    "avg_shortfall": N_("average shortfall when failed"), "raspis": N_("concessions"),
-    "dark_taken": N_("dark games taken"), "dark_made": N_("dark games made"),
-    "golden_taken": N_("golden deals taken"), "golden_made": N_("golden deals made"),
-    "bolts": N_("bolts"), "bolt_penalties": N_("bolt penalties"),
-    "barrel_entries": N_("barrel entries"), "barrel_falls": N_("barrel falls"),
-    "barrel_wins": N_("wins from the barrel"), "samosvals": N_("samosvals"),
-}
-
-
 def shown(value: float | None) -> str:
     """A figure's value as text (— when there is none)."""
     if value is None:
@@ -222,28 +209,29 @@ def print_text(club: Club, season: Season, player: int | None, lang: str) -> Non
         return
     table = club.season_table(season.id)
     print(f"{tr(lang, LEAGUE_TABLE)}: {name}")
-    head = [tr(lang, w) for w in (N_("player"), N_("games"), N_("wins"), N_("points"),
-                                  N_("average place"), N_("rating"))]
+    head = [tr(lang, w) for w in (N_("player"), *(label for _n, label in COLUMNS),
+                                  N_("rating"))]
     print("  #  " + " | ".join(head))
     for n, r in enumerate(table.rows, 1):
-        print(f"{n:>3}  {r.player.name} | {shown(r.games.value)} | {shown(r.wins.value)} | "
-              f"{shown(r.points.value)} | {shown(r.avg_place.value)} | {shown(r.rating)}")
+        cells = [shown(getattr(r, name).value) for name, _l in COLUMNS]
+        print(f"{n:>3}  {r.player.name} | {' | '.join(cells)} | {shown(r.rating)}")
     if table.unfinished:
         print(f"{tr(lang, UNFINISHED)}: "
               + ", ".join(str(g) for g in table.unfinished))
     print(f"{tr(lang, RECORDS)}:")
     board = club.records(season.id)
-    for key, label in (("highest_total", N_("highest final total")),
-                       ("largest_contract", N_("largest contract made")),
-                       ("most_bolts", N_("most bolts in a game")),
-                       ("most_falls", N_("most barrel falls in a game")),
-                       ("longest_game", N_("longest game (deals)"))):
+    for key, label in BOARD:
         record = getattr(board, key)
         if record is None:
             print(f"  {tr(lang, label)}: —")
             continue
         who = f"{record.player.name}, " if record.player else ""
-        print(f"  {tr(lang, label)}: {record.value} ({who}{tr(lang, GAME)} {record.game_id})")
+        value = duration_text(record.value, lang) if key == "longest_time" else record.value
+        print(f"  {tr(lang, label)}: {value} ({who}{tr(lang, GAME)} {record.game_id})")
+    for length in board.lengths:
+        print(f"  {tr(lang, N_('Average game length'))}, "
+              f"{translations(lang).gettext('%(num)d players') % {'num': length.players}}: "
+              f"{duration_text(length.minutes, lang)}")
 
 
 def print_player(figures: PlayerFigures, season: str, lang: str) -> None:
@@ -252,8 +240,8 @@ def print_player(figures: PlayerFigures, season: str, lang: str) -> None:
     rating = shown(figures.rating) if figures.rating is not None else \
         tr(lang, N_("after 5 rated games"))
     print(f"  {tr(lang, RATING)}: {rating} ({figures.rated_games})")
-    for key, label in LABELS.items():
-        print(f"  {tr(lang, label)}: {shown(getattr(figures, key).value)}")
+    for d in FIGURES:
+        print(f"  {tr(lang, d.label)}: {shown(figures[d.name].value)}")
     for size in figures.by_size:
         if size.games.value:
             print(f"  {size.players}: {tr(lang, GAMES)} {shown(size.games.value)}, "

@@ -11,9 +11,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorer.club.figures import FALL_CAUSES, Summary
+from scorer.club.figures import Summary
 from scorer.club.ratings import MIN_GAMES, RatedGame, Rating, rate
 from scorer.engine.texts import N_
+from scorer.store import PlaySpan
 
 # Where a figure comes from: a game id and a deal number (None: the whole game).
 Source = tuple[int, int | None]
@@ -59,11 +60,17 @@ class Played:
     @property
     def finished(self) -> bool:
         """Whether the game has a winner."""
-        return bool(self.summary["finished"])
+        return self.summary.finished
 
     def seat_of(self, player: int) -> int | None:
         """The seat the player sat at, or None."""
         return self.players.index(player) if player in self.players else None
+
+    @property
+    def minutes(self) -> int | None:
+        """How long it was played: from its start to its last deal (None when unknown)."""
+        started = self.summary.started
+        return PlaySpan(started, self.ended).minutes if started and self.ended else None
 
 
 @dataclass(frozen=True)
@@ -137,65 +144,11 @@ class GameLine:
     rating_change: int | None
 
 
-@dataclass(frozen=True)
-class PlayerFigures:
-    """Every figure of one player over one season (docs/STATS.md)."""
-
-    player: Player
-    season: Season
-    games: Figure
-    finished: Figure
-    wins: Figure
-    win_pct: Figure
-    avg_place: Figure
-    by_size: tuple[SizeFigures, ...]
-    avg_total: Figure
-    best_total: Figure
-    worst_total: Figure
-    longest_streak: Figure
-    contracts_taken: Figure
-    contracts_made: Figure
-    made_pct: Figure
-    avg_contract: Figure
-    largest_made: Figure
-    avg_shortfall: Figure
-    raspis: Figure
-    dark_taken: Figure
-    dark_made: Figure
-    golden_taken: Figure
-    golden_made: Figure
-    bolts: Figure
-    bolt_penalties: Figure
-    barrel_entries: Figure
-    barrel_falls: Figure
-    falls_by_cause: dict[str, Figure]
-    barrel_wins: Figure
-    samosvals: Figure
-    marriages: dict[str, Figure]
-    head_to_head: tuple[HeadToHead, ...]
-    rival: HeadToHead | None
-    nemesis: HeadToHead | None
-    rating: int | None  # None before MIN_GAMES rated games
-    rated_games: int
-    rating_steps: tuple[RatingStep, ...]
-    results: tuple[GameLine, ...]  # finished games, newest first
-    unfinished: tuple[GameLine, ...]  # listed apart, counted nowhere
-
-    def counts(self) -> dict[str, Any]:
-        """The figures of ``stats --json`` (docs/STATS.md, «The command line»)."""
-        return {
-            "id": self.player.id, "name": self.player.name,
-            "games": int(self.games.value or 0), "finished": int(self.finished.value or 0),
-            "wins": int(self.wins.value or 0),
-            "contracts_taken": int(self.contracts_taken.value or 0),
-            "contracts_made": int(self.contracts_made.value or 0),
-            "raspis": int(self.raspis.value or 0), "bolts": int(self.bolts.value or 0),
-            "barrel_entries": int(self.barrel_entries.value or 0),
-            "barrel_falls": int(self.barrel_falls.value or 0),
-            "samosvals": int(self.samosvals.value or 0),
-            "rating": self.rating, "rated_games": self.rated_games,
-            "win_pct": self.win_pct.value, "avg_place": self.avg_place.value,
-        }
+# The season table's columns after the place and the player: (name, msgid). The table
+# page, ``stats``, the CSV's header and docs/STATS.md («Table row») read them here.
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("games", N_("games")), ("wins", N_("wins")), ("points", N_("points")),
+    ("avg_place", N_("average place")))
 
 
 @dataclass(frozen=True)
@@ -231,6 +184,17 @@ class ClubRecord:
     deal: int | None
 
 
+# The records board's lines: (name, msgid). The table page, its paper, ``stats`` (text
+# and ``--json``) and docs/STATS.md («Records board») read them here.
+RECORDS: tuple[tuple[str, str], ...] = (
+    ("highest_total", N_("highest final total")),
+    ("largest_contract", N_("largest contract made")),
+    ("most_bolts", N_("most bolts in a game")),
+    ("most_falls", N_("most barrel falls in a game")),
+    ("longest_game", N_("longest game (deals)")),
+    ("longest_time", N_("longest game (time)")))
+
+
 @dataclass(frozen=True)
 class RecordsBoard:
     """The club's records over a season (None where no finished game has one)."""
@@ -240,6 +204,17 @@ class RecordsBoard:
     most_bolts: ClubRecord | None
     most_falls: ClubRecord | None
     longest_game: ClubRecord | None
+    longest_time: ClubRecord | None = None  # in minutes, from the stored times
+    lengths: tuple[GameLength, ...] = ()  # the average length per size of table
+
+
+@dataclass(frozen=True)
+class GameLength:
+    """The average length of play at tables of one size, over its timed finished games."""
+
+    players: int
+    games: Figure  # the finished games whose length is known
+    minutes: int
 
 
 def ratio(part: int, whole: int, percent: bool = False) -> float | None:
@@ -277,7 +252,7 @@ def ordered(played: Iterable[Played]) -> list[Played]:
 
 def rated_games(played: Iterable[Played]) -> list[RatedGame]:
     """The finished games as the ratings take them, in the order they ended."""
-    return [RatedGame(p.game_id, tuple(zip(p.players, p.summary["places"], strict=True)))
+    return [RatedGame(p.game_id, tuple(zip(p.players, p.summary.places, strict=True)))
             for p in ordered(played) if p.finished]
 
 
@@ -308,35 +283,12 @@ def player_games(played: Sequence[Played], player: int, season: Season) -> list[
     return ordered(p for p in played if player in p.players and season.holds(p.date))
 
 
-def size_figures(games: Sequence[Played], player: int, size: int) -> SizeFigures:
-    """Games, wins, win % and average place at tables of ``size`` players (0: all)."""
-    mine = [p for p in games if size in (0, len(p.players))]
-    done = [p for p in mine if p.finished]
-    wins = [p for p in done if p.summary["winner"] == p.seat_of(player)]
-    placed = [(float(p.summary["places"][p.seat_of(player)]), (p.game_id, None)) for p in done]
-    return SizeFigures(size, count((p.game_id, None) for p in mine),
-                       count((p.game_id, None) for p in done),
-                       count((p.game_id, None) for p in wins),
-                       Figure(ratio(len(wins), len(done), True),
-                              tuple((p.game_id, None) for p in done)),
-                       mean(placed))
-
-
-def seat_sources(done: Sequence[Played], player: int, key: str) -> list[Source]:
-    """(game, deal) of every entry of one seat list (bolts, raspis, ...) over the games."""
-    out: list[Source] = []
-    for p in done:
-        seat = p.summary["seats"][p.seat_of(player)]
-        out.extend((p.game_id, n) for n in seat[key])
-    return out
-
-
 def streak(done: Sequence[Played], player: int) -> Figure:
     """The longest run of wins in a row over the finished games in the order they ended."""
     best: list[Source] = []
     run: list[Source] = []
     for p in done:
-        if p.summary["winner"] == p.seat_of(player):
+        if p.summary.winner == p.seat_of(player):
             run = [*run, (p.game_id, None)]
             best = run if len(run) > len(best) else best
         else:
@@ -344,67 +296,13 @@ def streak(done: Sequence[Played], player: int) -> Figure:
     return Figure(len(best), tuple(best))
 
 
-def contract_figures(done: Sequence[Played], player: int) -> dict[str, Figure]:
-    """Everything about the player's own declared contracts."""
-    entries = [(p.game_id, e) for p in done
-               for e in p.summary["seats"][p.seat_of(player)]["contracts"]]
-    made = [(g, e) for g, e in entries if e[2]]
-    failed = [(g, e) for g, e in entries if not e[2]]
-
-    def src(items: Iterable[tuple[int, list[Any]]]) -> tuple[Source, ...]:
-        return tuple((g, e[0]) for g, e in items)
-
-    return {
-        "contracts_taken": count(src(entries)),
-        "contracts_made": count(src(made)),
-        "made_pct": Figure(ratio(len(made), len(entries), True), src(made)),
-        "avg_contract": mean([(e[1], (g, e[0])) for g, e in entries]),
-        "largest_made": extreme([(e[1], (g, e[0])) for g, e in made]),
-        "avg_shortfall": mean([(e[5], (g, e[0])) for g, e in failed if e[5] is not None]),
-        "dark_taken": count(src((g, e) for g, e in entries if e[4])),
-        "dark_made": count(src((g, e) for g, e in made if e[4])),
-        "golden_taken": count(src((g, e) for g, e in entries if e[3])),
-        "golden_made": count(src((g, e) for g, e in made if e[3])),
-    }
-
-
-def barrel_figures(done: Sequence[Played], player: int) -> dict[str, Any]:
-    """Bolts, the barrel and samosvals."""
-    causes: dict[str, list[Source]] = {c: [] for c in FALL_CAUSES}
-    wins: list[Source] = []
-    for p in done:
-        seat = p.summary["seats"][p.seat_of(player)]
-        for cause, deals in seat["falls"].items():
-            causes.setdefault(cause, []).extend((p.game_id, n) for n in deals)
-        if seat["barrel_win"] is not None:
-            wins.append((p.game_id, seat["barrel_win"]))
-    return {
-        "bolts": count(seat_sources(done, player, "bolts")),
-        "bolt_penalties": count(seat_sources(done, player, "bolt_penalties")),
-        "barrel_entries": count(seat_sources(done, player, "barrel_entries")),
-        "barrel_falls": count(sorted(s for c in causes.values() for s in c)),
-        "falls_by_cause": {c: count(s) for c, s in causes.items()},
-        "barrel_wins": count(wins),
-        "samosvals": count(seat_sources(done, player, "samosvals")),
-    }
-
-
-def marriage_figures(done: Sequence[Played], player: int) -> dict[str, Figure]:
-    """The marriages the player announced, by suit."""
-    found: dict[str, list[Source]] = {}
-    for p in done:
-        for suit, deals in p.summary["seats"][p.seat_of(player)]["marriages"].items():
-            found.setdefault(suit, []).extend((p.game_id, n) for n in deals)
-    return {suit: count(sources) for suit, sources in found.items()}
-
-
 def head_to_head(done: Sequence[Played], player: int, roster: dict[int, Player]
                  ) -> tuple[HeadToHead, ...]:
     """Every opponent of a shared finished game: who finished above whom, most games first."""
     tally: dict[int, dict[str, list[Source]]] = {}
     for p in done:
-        places = p.summary["places"]
-        mine = places[p.seat_of(player)]
+        places = p.summary.places
+        mine = places[p.players.index(player)]
         for seat, other in enumerate(p.players):
             if other == player:
                 continue
@@ -438,49 +336,6 @@ def rival_of(h2h: Sequence[HeadToHead], nemesis: HeadToHead | None) -> HeadToHea
                                      h.opponent.name), default=None)
 
 
-def game_line(p: Played, player: int, steps: dict[int, int]) -> GameLine:
-    """One of the player's games as its results list shows it."""
-    seat = p.players.index(player)
-    s = p.summary
-    return GameLine(p.game_id, p.date, tuple(s["players"]), seat,
-                    s["places"][seat] if p.finished else None, s["score"][seat], p.finished,
-                    s["winner"] == seat, s["deals"], steps.get(p.game_id))
-
-
-def player_figures(played: Sequence[Played], player: Player, season: Season,
-                   ratings: dict[int, Rating], roster: dict[int, Player]) -> PlayerFigures:
-    """Every figure of one player over a season's counted games."""
-    games = player_games(played, player.id, season)
-    done = [p for p in games if p.finished]
-    totals = [(float(p.summary["score"][p.seat_of(player.id)]), (p.game_id, None))
-              for p in done]
-    rating = ratings.get(player.id)
-    steps = rating.steps if rating else ()
-    dates = {p.game_id: p.date for p in games}
-    h2h = head_to_head(done, player.id, roster)
-    nemesis = nemesis_of(h2h)
-    changes = {s.game_id: s.change for s in steps}
-    whole = size_figures(games, player.id, 0)
-    return PlayerFigures(
-        player=player, season=season, games=whole.games, finished=whole.finished,
-        wins=whole.wins, win_pct=whole.win_pct, avg_place=whole.avg_place,
-        by_size=tuple(size_figures(games, player.id, n) for n in SIZES),
-        avg_total=mean(totals), best_total=extreme(totals), worst_total=extreme(totals, False),
-        longest_streak=streak(done, player.id),
-        **contract_figures(done, player.id),  # type: ignore[arg-type]
-        raspis=count(seat_sources(done, player.id, "raspis")),
-        **barrel_figures(done, player.id),
-        marriages=marriage_figures(done, player.id),
-        head_to_head=h2h, rival=rival_of(h2h, nemesis), nemesis=nemesis,
-        rating=shown_rating(rating), rated_games=rating.games if rating else 0,
-        rating_steps=tuple(RatingStep(s.game_id, dates.get(s.game_id, ""), s.before, s.after,
-                                      s.change, s.games) for s in steps),
-        results=tuple(game_line(p, player.id, changes) for p in reversed(done)),
-        unfinished=tuple(game_line(p, player.id, changes)
-                         for p in reversed(games) if not p.finished),
-    )
-
-
 def season_table(played: Sequence[Played], season: Season, ratings: dict[int, Rating],
                  roster: dict[int, Player]) -> SeasonTable:
     """The season's league table: every player of a finished game, by points."""
@@ -488,15 +343,15 @@ def season_table(played: Sequence[Played], season: Season, ratings: dict[int, Ra
     done = [p for p in inside if p.finished]
     lines: dict[int, dict[str, list[Any]]] = {}
     for p in done:
-        points = league_points(p.summary["places"], season.points)
+        points = league_points(p.summary.places, season.points)
         for seat, player in enumerate(p.players):
             line = lines.setdefault(player, {"games": [], "wins": [], "points": [],
                                              "places": []})
             line["games"].append((p.game_id, None))
-            if p.summary["winner"] == seat:
+            if p.summary.winner == seat:
                 line["wins"].append((p.game_id, None))
             line["points"].append(points[seat])
-            line["places"].append((float(p.summary["places"][seat]), (p.game_id, None)))
+            line["places"].append((float(p.summary.places[seat]), (p.game_id, None)))
     rows = [SeasonRow(roster.get(pid, Player(pid, "?")), count(line["games"]),
                       count(line["wins"]),
                       Figure(round(sum(line["points"]), 2), tuple(line["games"])),
@@ -519,20 +374,35 @@ def records_board(played: Sequence[Played], season: Season, roster: dict[int, Pl
     bolts: list[ClubRecord] = []
     falls: list[ClubRecord] = []
     lengths: list[ClubRecord] = []
+    times: list[ClubRecord] = []
     for p in done:
-        lengths.append(ClubRecord(p.summary["deals"], None, p.game_id, None))
+        lengths.append(ClubRecord(p.summary.deals, None, p.game_id, None))
+        if p.minutes is not None:
+            times.append(ClubRecord(p.minutes, None, p.game_id, None))
         for seat, player in enumerate(p.players):
             who = roster.get(player, Player(player, "?"))
-            s = p.summary["seats"][seat]
-            totals.append(ClubRecord(p.summary["score"][seat], who, p.game_id, None))
-            contracts.extend(ClubRecord(e[1], who, p.game_id, e[0])
-                             for e in s["contracts"] if e[2])
-            bolts.append(ClubRecord(len(s["bolts"]), who, p.game_id, None))
-            falls.append(ClubRecord(sum(len(v) for v in s["falls"].values()), who,
+            s = p.summary.seats[seat]
+            totals.append(ClubRecord(p.summary.score[seat], who, p.game_id, None))
+            contracts.extend(ClubRecord(c.contract, who, p.game_id, c.n)
+                             for c in s.contracts if c.made)
+            bolts.append(ClubRecord(len(s.bolts), who, p.game_id, None))
+            falls.append(ClubRecord(sum(len(v) for v in s.falls.values()), who,
                                     p.game_id, None))
 
     def top(items: list[ClubRecord]) -> ClubRecord | None:
         best = max(items, key=lambda r: r.value, default=None)
         return best if best is not None and best.value > 0 else None
 
-    return RecordsBoard(top(totals), top(contracts), top(bolts), top(falls), top(lengths))
+    return RecordsBoard(top(totals), top(contracts), top(bolts), top(falls), top(lengths),
+                        top(times), game_lengths(done))
+
+
+def game_lengths(done: Sequence[Played]) -> tuple[GameLength, ...]:
+    """The average length of play per size of table (sizes with no timed game left out)."""
+    out = []
+    for size in SIZES:
+        timed = [p for p in done if len(p.players) == size and p.minutes is not None]
+        if timed:
+            average = round(sum(p.minutes or 0 for p in timed) / len(timed))
+            out.append(GameLength(size, count((p.game_id, None) for p in timed), average))
+    return tuple(out)

@@ -125,6 +125,16 @@ class Roster:
             self.rows.rename_player(player_id, name)
             return self.record("rename", {"player": player_id, "before": old, "after": name})
 
+    def add_player(self, name: str) -> ClubChange:
+        """A new player on the roster before any game (a chip on the next new game)."""
+        name = " ".join(name.split())
+        check_name(name)
+        with self.changing():
+            if self.rows.name_taken(name, 0):
+                raise ClubError(N_("{name} is a player already"), name=name)
+            player = self.rows.add_player(name, store.now())
+            return self.record("add", {"player": player, "name": name})
+
     def merge(self, keep: int, gone: int) -> ClubChange:
         """Make two players one: every seat of ``gone`` is linked to ``keep``; ``gone``
         stays, marked as merged (undo splits them again)."""
@@ -186,6 +196,11 @@ class Roster:
     def _changed_since(self) -> ClubError:
         """The refusal of an undo whose change was changed again since."""
         return ClubError(N_("changed again since: undo the later change first"))
+
+    def _undo_add(self, data: dict[str, Any]) -> None:
+        """Take back a player added by hand, if no game or merge has used them since."""
+        if not self.rows.drop_if_unused(data["player"]):
+            raise self._changed_since()
 
     def _undo_rename(self, data: dict[str, Any]) -> None:
         """Give the player the name it had."""

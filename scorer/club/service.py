@@ -2,9 +2,13 @@
 
 Reading is cheap by construction. The games' versions and the club's change counter
 make a fingerprint (one query); for a fingerprint already seen, every figure comes from
-memory. For a new one only the games whose summary is older than their version are
-replayed (one game after a deal), the rest of the summaries come from memory too, and
-the ratings and tables are recomputed from summaries, never from deal logs.
+the club's memory. For a new one only the games whose summary is older than their
+version are replayed (one game after a deal), the rest of the summaries come from memory
+too, and the ratings and tables are recomputed from summaries, never from deal logs.
+
+The memory belongs to whoever makes the club: the web app keeps one for all its requests
+(two of its caches, emptied with the others); a club made without one keeps its own for
+as long as it lives (a command's run).
 """
 
 from __future__ import annotations
@@ -13,42 +17,84 @@ import gc
 import hashlib
 import secrets
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from sqlite_utils import Database
 
 from scorer import club_store, store
 from scorer.club import league
-from scorer.club.figures import SHAPE, Summary, summarize
+from scorer.club.figures import Summary, broken, summarize
 from scorer.club.league import (
     ALL_TIME,
+    COLUMNS,
     DEFAULT_POINTS,
     Played,
     Player,
-    PlayerFigures,
     RecordsBoard,
     Season,
     SeasonTable,
 )
+from scorer.club.player_figures import PlayerFigures, player_figures
 from scorer.club.ratings import Rating
 from scorer.club.roster import ClubError, Roster
 from scorer.club_store import CountedGame, Fingerprint, GameLinks, StoredSummary
-from scorer.engine import RuleError, check_date, check_text, log_with, parse_game, replay
+from scorer.engine import (
+    MAX_SEASON,
+    RuleError,
+    check_date,
+    check_text,
+    log_with,
+    parse_game,
+    replay,
+)
 from scorer.engine.texts import N_
 
 T = TypeVar("T")
+K = TypeVar("K", contravariant=True)
+V = TypeVar("V")
 KEEP_STATES = 8  # club states kept in memory (one per fingerprint, newest kept)
 KEEP_SUMMARIES = 20_000  # parsed summaries kept in memory, by (generation, game, version)
 SHARE_KINDS = ("season", "player")
 BULK = 20  # more stale summaries than this are made from one read of every record
+SummaryKey = tuple[str, int, int]  # (the file's generation, game id, version)
 
-_LOCK = threading.Lock()
-_STATES: OrderedDict[Fingerprint, ClubState] = OrderedDict()
-_SUMMARIES: OrderedDict[tuple[str, int, int], Summary] = OrderedDict()
+
+class Cache(Protocol[K, V]):
+    """What the club keeps things in (the web's Lru is one)."""
+
+    def get(self, key: K, /) -> V | None:
+        """The entry, or None."""
+
+    def put(self, key: K, value: V, /) -> V:
+        """Remember an entry; return it."""
+
+
+class Kept(Generic[V]):
+    """A cache that keeps everything: a club made without a memory, for one command."""
+
+    def __init__(self) -> None:
+        self.items: dict[Any, V] = {}
+
+    def get(self, key: Any, /) -> V | None:
+        """The entry, or None."""
+        return self.items.get(key)
+
+    def put(self, key: Any, value: V, /) -> V:
+        """Remember an entry; return it."""
+        self.items[key] = value
+        return value
+
+
+@dataclass(frozen=True)
+class Memory:
+    """What a club keeps between reads: its states by fingerprint (KEEP_STATES of them)
+    and the parsed summaries (KEEP_SUMMARIES)."""
+
+    states: Cache[Fingerprint, ClubState] = field(default_factory=Kept)
+    summaries: Cache[SummaryKey, Summary] = field(default_factory=Kept)
 
 
 @dataclass
@@ -59,14 +105,15 @@ class ClubState:
     roster: dict[int, Player]
     seasons: dict[int, Season]
     made: dict[Any, Any] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
     def memo(self, key: Any, make: Any) -> Any:
         """The value made once per state under key."""
-        with _LOCK:
+        with self.lock:
             if key in self.made:
                 return self.made[key]
         value = make()
-        with _LOCK:
+        with self.lock:
             return self.made.setdefault(key, value)
 
     def ratings(self, season: Season) -> dict[int, Rating]:
@@ -79,6 +126,10 @@ class ClubState:
 class Club(Roster):
     """The club's API for the web and the command line (docs/STATS.md)."""
 
+    def __init__(self, db: Database, memory: Memory | None = None):
+        super().__init__(db)
+        self.memory = memory or Memory()
+
     # -- the state -----------------------------------------------------------------
 
     def fingerprint(self) -> Fingerprint:
@@ -88,21 +139,14 @@ class Club(Roster):
     def state(self) -> ClubState:
         """The club's data now: from memory when nothing changed, else brought up to date."""
         key = self.fingerprint()
-        with _LOCK:
-            found = _STATES.get(key)
-            if found is not None:
-                _STATES.move_to_end(key)
-                return found
+        found = self.memory.states.get(key)
+        if found is not None:
+            return found
         if self.unlinked():
             with self.changing():
                 self.rows.link_host_games()
             key = self.fingerprint()
-        made = self.build(key)
-        with _LOCK:
-            _STATES[key] = made
-            while len(_STATES) > KEEP_STATES:
-                _STATES.popitem(last=False)
-        return made
+        return self.memory.states.put(key, self.build(key))
 
     def cached(self, key: Any, make: Callable[[], T]) -> T:
         """What make() returns, made once per club state (e.g. a rendered page, keyed by
@@ -127,10 +171,9 @@ class Club(Roster):
         played = []
         for game_id in (c.id for c in counted):
             summary, seats = summaries.get(game_id), links.get(game_id, {})
-            if summary is None or summary.get("broken") or \
-                    len(seats) != len(summary["players"]):
+            if summary is None or summary.broken or len(seats) != len(summary.players):
                 continue
-            played.append(Played(game_id, summary["date"], summary["ended"], summary,
+            played.append(Played(game_id, summary.date, summary.ended, summary,
                                  tuple(seats[s] for s in range(len(seats)))))
         return ClubState(tuple(league.ordered(played)), self.roster_of(played),
                          {s.id: s for s in self.seasons() if s.id is not None})
@@ -149,39 +192,39 @@ class Club(Roster):
         """{game id: summary of its current version}; stale or missing ones made now."""
         out: dict[int, Summary] = {}
         missing = []
-        with _LOCK:
-            for game in counted:
-                found = _SUMMARIES.get((generation, game.id, game.version))
-                if found is None:
-                    missing.append(game)
-                else:
-                    out[game.id] = found
+        for game in counted:
+            found = self.memory.summaries.get((generation, game.id, game.version))
+            if found is None:
+                missing.append(game)
+            else:
+                out[game.id] = found
         if not missing:
             return out
         stored = self.rows.summaries([g.id for g in missing])
         stale = []
         for game in missing:
             kept = stored.get(game.id)
-            if kept is not None and kept.version == game.version and \
-                    kept.data.get("shape") == SHAPE:
-                out[game.id] = kept.data
-                remember(generation, game.id, game.version, kept.data)
-            else:
+            # Another shape, or one that does not read: stale, made again (never an error).
+            summary = Summary.read(kept.data) if kept and kept.version == game.version \
+                else None
+            if summary is None:
                 stale.append(game.id)
+            else:
+                out[game.id] = self.memory.summaries.put(
+                    (generation, game.id, game.version), summary)
         fresh = self.made_summaries(stale)
-        for made in fresh:
-            out[made.game_id] = made.data
-            remember(generation, made.game_id, made.version, made.data)
-        self.rows.put_summaries(fresh)
+        for game_id, version, summary in fresh:
+            out[game_id] = self.memory.summaries.put((generation, game_id, version), summary)
+        self.rows.put_summaries([StoredSummary(g, v, s.data()) for g, v, s in fresh])
         return out
 
-    def made_summaries(self, game_ids: list[int]) -> list[StoredSummary]:
+    def made_summaries(self, game_ids: list[int]) -> list[tuple[int, int, Summary]]:
         """(game id, version, summary) of these games, each replayed once: one by one for
         a few, from one read of every record for many (a restore, a first look)."""
         if len(game_ids) <= BULK:
             found = [self.store.game(g) for g in game_ids]
-            return [StoredSummary(r.id, r.version, summary_from(
-                r, self.store.records(r.id), self.rows.ended(r.id))) for r in found if r]
+            return [(r.id, r.version, summary_from(r, self.store.records(r.id),
+                                                   self.rows.ended(r.id))) for r in found if r]
         wanted = set(game_ids)
         rows = [r for r in self.store.games(None) if r.id in wanted]
         records = self.rows.all_records()
@@ -191,37 +234,11 @@ class Club(Roster):
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return [StoredSummary(r.id, r.version, summary_from(
+            return [(r.id, r.version, summary_from(
                 r, records.get(r.id, []), str(ended.get(r.id) or r.created))) for r in rows]
         finally:
             if collecting:
                 gc.enable()
-
-    def summary_of(self, game_id: int) -> Summary:
-        """Replay one game and summarize it (a log that does not replay: broken)."""
-        row = self.store.stored(game_id)
-        return summary_from(row, self.store.records(game_id), self.rows.ended(game_id))
-
-    def refresh(self, game_id: int) -> None:
-        """Bring one game's summary up to its current version now (after a change)."""
-        row = self.store.game(game_id)
-        if row is None:
-            return
-        made = StoredSummary(game_id, row.version, self.summary_of(game_id))
-        self.rows.put_summaries([made])
-        remember(self.store.generation(), game_id, row.version, made.data)
-
-    def rebuild(self) -> int:
-        """Forget every summary and make each counted game's again, replaying each once
-        (after a restore); return how many games were summarized."""
-        with self.changing():
-            self.rows.forget_summaries()
-        fresh = self.made_summaries([g.id for g in self.rows.counted()])
-        self.rows.put_summaries(fresh)
-        generation = self.store.generation()
-        for made in fresh:
-            remember(generation, made.game_id, made.version, made.data)
-        return len(fresh)
 
     # -- what the pages show ---------------------------------------------------------
 
@@ -248,8 +265,7 @@ class Club(Roster):
             raise ClubError(N_("no player {id}"), id=player_id)
         season = self.season(season_id)
         figures: PlayerFigures = state.memo(("player", player_id, season_id), lambda: (
-            league.player_figures(state.played, who, season, state.ratings(season),
-                                  state.roster)))
+            player_figures(state.played, who, season, state.ratings(season), state.roster)))
         return figures
 
     def season_table(self, season_id: int | None = None) -> SeasonTable:
@@ -290,15 +306,6 @@ class Club(Roster):
             season_id = self.rows.add_season(name, start, end, table, store.now())
         return Season(season_id, name, start, end, {k: tuple(v) for k, v in table.items()})
 
-    def edit_season(self, season_id: int, name: str, start: str, end: str,
-                    points: dict[int, Sequence[float]] | None = None) -> None:
-        """Change a season's name, dates or points."""
-        name, table = checked_season(name, start, end, points)
-        with self.changing():
-            done = self.rows.edit_season(season_id, name, start, end, table)
-        if not done:
-            raise ClubError(N_("no season {id}"), id=season_id)
-
     def delete_season(self, season_id: int) -> None:
         """Remove a season (the games stay; only the named range goes) and its share link."""
         with self.changing():
@@ -334,11 +341,11 @@ class Club(Roster):
     def season_csv(self, season_id: int | None = None) -> list[list[Any]]:
         """The season table as CSV rows (a header first)."""
         table = self.season_table(season_id)
-        rows: list[list[Any]] = [["place", "player", "games", "wins", "points", "avg_place",
+        rows: list[list[Any]] = [["place", "player", *(name for name, _l in COLUMNS),
                                   "rating", "rated_games"]]
         for place, r in enumerate(table.rows, 1):
-            rows.append([place, r.player.name, r.games.value, r.wins.value, r.points.value,
-                         r.avg_place.value, r.rating, r.rated_games])
+            rows.append([place, r.player.name, *(getattr(r, name).value for name, _l in COLUMNS),
+                         r.rating, r.rated_games])
         return rows
 
     def results_csv(self, season_id: int | None = None) -> list[list[Any]]:
@@ -352,21 +359,13 @@ class Club(Roster):
             if not season.holds(p.date):
                 continue
             s = p.summary
-            points = league.league_points(s["places"], season.points) if p.finished else None
+            points = league.league_points(s.places, season.points) if p.finished else None
             for seat, pid in enumerate(p.players):
-                rows.append([p.game_id, p.date, int(p.finished), s["deals"], seat,
-                             s["players"][seat], pid, state.roster[pid].name, s["score"][seat],
-                             s["places"][seat] if p.finished else None,
-                             int(s["winner"] == seat), points[seat] if points else None])
+                rows.append([p.game_id, p.date, int(p.finished), s.deals, seat,
+                             s.players[seat], pid, state.roster[pid].name, s.score[seat],
+                             s.places[seat] if p.finished else None,
+                             int(s.winner == seat), points[seat] if points else None])
         return rows
-
-
-def remember(generation: str, game_id: int, version: int, summary: Summary) -> None:
-    """Keep a parsed summary in memory."""
-    with _LOCK:
-        _SUMMARIES[(generation, game_id, version)] = summary
-        while len(_SUMMARIES) > KEEP_SUMMARIES:
-            _SUMMARIES.popitem(last=False)
 
 
 def summary_from(row: store.GameRow, records: list[dict[str, Any]], ended: str) -> Summary:
@@ -375,19 +374,18 @@ def summary_from(row: store.GameRow, records: list[dict[str, Any]], ended: str) 
     date = str(row.head.get("date") or row.created[:10])
     try:
         game = parse_game(log_with(row.head, records))
-        summary = summarize(game, replay(game))
+        return summarize(game, replay(game), date, ended, row.created)
     except (RuleError, ValueError, TypeError, KeyError):
-        return {"shape": SHAPE, "broken": True, "date": date, "ended": ended}
-    return {**summary, "date": date, "ended": ended}
+        return broken(date, ended, row.created)
 
 
 def checked_season(name: str, start: str, end: str, points: dict[int, Sequence[float]] | None
                    ) -> tuple[str, dict[int, list[float]]]:
     """A season's name and points, checked (ClubError or RuleError naming what is wrong)."""
     name = " ".join(name.split())
-    if not name or len(name) > 80:
+    if not name or len(name) > MAX_SEASON:
         raise ClubError(N_("a season needs a name of 1 to 80 characters"))
-    check_text("name", name)  # the forms' text rules: a restore refuses what they refuse
+    check_text("season", name)  # the forms' text rules: a restore refuses what they refuse
     check_date(start)
     check_date(end)
     if end < start:
@@ -408,8 +406,8 @@ class Reading(Club):
     fingerprint query runs once, and the state is found once. A write through it (linking
     a host's new games) asks again."""
 
-    def __init__(self, db: Database):
-        super().__init__(db)
+    def __init__(self, db: Database, memory: Memory | None = None):
+        super().__init__(db, memory)
         self._key: Fingerprint | None = None
         self._state: ClubState | None = None
 

@@ -19,11 +19,14 @@ from scorer.engine.names import (
     MAX_NOTES,
     MAX_PLACE,
     MAX_REASON,
+    MAX_SEASON,
     MAX_TITLE,
+    MAX_WHO,
     check_date,
     check_name,
     check_text,
     name_key,
+    visible_only,
 )
 from scorer.engine.protocol import BarrelSeat, Event, NextDeal, Protocol, Reason, Row, signed, word
 from scorer.engine.records import (
@@ -73,7 +76,8 @@ __all__ = [
     "current_agreements", "log_format", "log_with", "MAX_DEALS", "MAX_NAME", "checked_parts",
     "load_game",
     "MAX_LOG_BYTES", "MAX_NOTES", "MAX_PLACE", "MAX_REASON", "MAX_TITLE", "name_key",
-    "check_date", "check_name", "check_text",
+    "check_date", "check_name",
+    "MAX_SEASON", "MAX_WHO", "check_text", "visible_only",
     "end_totals",
     "MARRIAGES", "SUITS", "Adjustment", "Agreements", "BarrelSeat", "Catalog", "Comparison",
     "Event", "compare",

@@ -3,8 +3,10 @@
 A name with U+202E reverses the text around it on every page, a zero-width space or a
 Hangul filler makes «Аня» and «Аня» two players, NUL or ESC confuse terminals and files,
 a lone surrogate cannot even be stored: such characters are refused wherever a game log
-carries text (players, title, place, notes, a redeal's reason), and every text has a
-length cap. The web form, import, restore and the CLI all go through these checks.
+carries text (players, title, place, notes, a redeal's reason) and wherever the club
+keeps one (a player's new name, a season's name, who changed a game's rules), and every
+text has a length cap. The web forms, import, restore and the CLI all go through these
+checks (scorer/web/forms.py lists every form field that becomes stored text).
 """
 
 from __future__ import annotations
@@ -24,11 +26,14 @@ MAX_TITLE = 80
 MAX_PLACE = 80
 MAX_NOTES = 2000
 MAX_REASON = 200
+MAX_SEASON = 80  # a club season's name («Осень 2026»)
+MAX_WHO = 40  # who changed a game's rules: a first name or a nickname
 # Combining marks in a row on one letter: Vietnamese needs two (ệ = e + ̣ + ̂), Thai a
 # vowel and a tone mark; dozens of them ("Zalgo" text) paint over the lines around.
 MAX_MARKS = 2
 TEXT_LIMITS = {"players": MAX_NAME, "title": MAX_TITLE, "place": MAX_PLACE,
-               "notes": MAX_NOTES, "reason": MAX_REASON}
+               "notes": MAX_NOTES, "reason": MAX_REASON, "season": MAX_SEASON,
+               "who": MAX_WHO}
 
 # Control (Cc), format (Cf: zero-width and bidi controls such as U+202E), line and
 # paragraph separators: invisible or reordering text, never part of a name. A note may
@@ -102,6 +107,13 @@ def check_text(field: str, text: str, deal: int | None = None) -> None:
     if found:
         rule, params = found
         raise RuleError(deal, field, rule, **params)
+
+
+def visible_only(text: str) -> str:
+    """The text without the characters check_text refuses one by one (control, format,
+    invisible, unassigned, private-use, lone surrogates): what a file name or a quote of
+    text stored before these rules may carry."""
+    return "".join(ch for ch in text if refusal(ch) is None)
 
 
 def check_name(name: str) -> None:

@@ -23,7 +23,8 @@ ReasonCode = Literal[
     "bolt_double", "bolt_run", "bolt_penalty", "barrel_leave", "barrel_attempt",
     "barrel_attempt_unlimited", "fall_attempts", "fall_push_off", "fall_simultaneous",
     "three_falls", "samosval", "win", "barrel_enter", "barrel_clamp", "golden_reset",
-    "golden_replay", "adjustment", "redeal", "agreements", "barrel_off",
+    "golden_replay", "adjustment", "redeal", "agreements", "barrel_off", "bolt_run_afresh",
+    "barrel_last_attempt", "golden_keeps_dealer",
 ]
 
 SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠", "ace": "A"}
@@ -74,6 +75,11 @@ REASON_TEXTS: dict[str, Text] = {
     "redeal": Text(N_("redeal: nothing scored")),
     "agreements": Text(N_("agreements changed: nothing scored")),
     "barrel_off": Text(N_("the barrel is switched off: off the barrel"), "barrel"),
+    "bolt_run_afresh": Text(N_("bolts now count in a row: the run starts at 0"), "bolt_penalty"),
+    "barrel_last_attempt": Text(N_("fewer barrel attempts: the next one is the last"),
+                                "barrel_attempts"),
+    "golden_keeps_dealer": Text(N_("golden round: the dealer stays the same"),
+                                "misdeal_passes_deal"),
 }
 
 # Short words put inside reasons (``why``, ``rule``, ``reason`` params), also the labels of

@@ -449,7 +449,11 @@ def _children(item: Any) -> Iterator[Any]:
 
 
 def parse_game(data: Any) -> Game:
-    """Turn a ``thousand-game/1`` document into a typed Game (shape checks only)."""
+    """Turn a ``thousand-game/1`` or ``/2`` document into a typed Game (shape checks only).
+
+    Errors of the game as a whole come first. A record that cannot be read is refused
+    unless a record before it breaks a rule: that one is named instead (RULES.md §10).
+    """
     if not isinstance(data, dict):
         raise RuleError(None, "format", "type", expected="a JSON object")
     version = data.get("format", FORMAT)
@@ -469,11 +473,6 @@ def parse_game(data: Any) -> Game:
         raise RuleError(None, "deals", "type", expected="a list")
     if len(raw) > MAX_DEALS:
         raise RuleError(None, "deals", "deals.limit", max=MAX_DEALS)
-    deals = tuple(parse_record(d, i, len(players)) for i, d in enumerate(raw, 1))
-    if version == FORMAT:
-        for number, record in enumerate(deals, 1):
-            if isinstance(record, AgreementChange):
-                raise RuleError(number, "type", "format.version")
     meta = {}
     for key in META_KEYS:
         if data.get(key) is not None and not isinstance(data[key], str):
@@ -483,7 +482,34 @@ def parse_game(data: Any) -> Game:
             if key == "date":
                 check_date(data[key])
         meta[key] = data.get(key)
-    return Game(players=players, agreements=agreements, first_dealer=first, deals=deals, **meta)
+    game = Game(players=players, agreements=agreements, first_dealer=first, deals=(), **meta)
+    deals: list[Record] = []
+    for number, item in enumerate(raw, 1):
+        try:
+            record = parse_record(item, number, len(players))
+            if version == FORMAT and isinstance(record, AgreementChange):
+                raise RuleError(number, "type", "format.version")
+        except RuleError as err:
+            raise _earlier_refusal(game.with_deals(deals)) or err from None
+        deals.append(record)
+    return game.with_deals(deals)
+
+
+def _earlier_refusal(game: Game) -> RuleError | None:
+    """The refusal of the records before a malformed one, if any (RULES.md §10).
+
+    The earliest bad record of a log is named first, whatever its kind: a deal that breaks
+    a rule comes before a later record that cannot even be read.
+    """
+    # Imported here: scoring reads the records this module parses (an import cycle at the
+    # top), and only a refused log ever comes this way.
+    from scorer.engine.scoring import replay
+
+    try:
+        replay(game)
+    except RuleError as err:
+        return err
+    return None
 
 
 def game_to_json(game: Game) -> dict[str, Any]:

@@ -312,16 +312,39 @@ def _change(st: State, agreements: Agreements, record: AgreementChange, number: 
     if new["target"] != agreements["target"] and new["target"] <= max(st.score):
         raise RuleError(number, "changes", "agreements.target", max=max(st.score))
     why: list[list[Reason]] = [[_AGREEMENTS] for _ in range(st.players)]
+    events: list[Event] = []
     if agreements["barrel"] and not new["barrel"]:
         for seat in sorted(st.barrel):
             why[seat].append(_BARREL_OFF)  # nobody sits on a barrel that is not played
+            events.append(Event(seat=seat, kind="barrel_leave", extra={}))
         st.barrel.clear()
+    _carry_attempts(st, new["barrel_attempts"], why)
+    if new["bolt_penalty"] == "three_in_a_row" != agreements["bolt_penalty"]:
+        # A count of bolts is not a run: three in a row start from the change (§11 item 4).
+        for seat, count in enumerate(st.bolts):
+            if count:
+                st.bolts[seat] = 0
+                why[seat].append(_RUN_AFRESH)
     diffs = tuple((id, agreements[id], value) for id, value in record.changes)
     return new, Row(n=number, type="agreements", dealer=st.dealer, declarer=None,
                     contract=None, golden=False, dark=False, result=None,
-                    delta=(0,) * st.players, score=tuple(st.score), events=(),
+                    delta=(0,) * st.players, score=tuple(st.score), events=tuple(events),
                     why=tuple(map(tuple, why)),
                     barrel=barrel.seats(st, new) if st.barrel else (), changes=diffs)
+
+
+def _carry_attempts(st: State, limit: int, why: list[list[Reason]]) -> None:
+    """§11 item 3: used attempts carry over, but a sitter keeps at least one under the new limit.
+
+    A player falls by a deal, never by a change of rules: one whose used attempts reach the
+    new number has his next attempt as his last (``attempts_left`` 1, never 0 or below).
+    """
+    if not limit:
+        return
+    for seat, used in st.barrel.items():
+        if used >= limit:
+            st.barrel[seat] = limit - 1
+            why[seat].append(_LAST_ATTEMPT)
 
 
 def _row(scoring: Scoring, record: Record, number: int) -> Row:
@@ -378,6 +401,8 @@ _SITS_OUT = Reason(code="sits_out")
 _REDEAL = Reason(code="redeal")
 _AGREEMENTS = Reason(code="agreements")
 _BARREL_OFF = Reason(code="barrel_off")
+_RUN_AFRESH = Reason(code="bolt_run_afresh")
+_LAST_ATTEMPT = Reason(code="barrel_last_attempt")
 # Card points as the declarer's reasons write them (0-120, rounded or not), made once.
 _POINTS_TEXT = tuple(str(p) for p in range(121))
 _MARRIAGE_REASONS = {suit: Reason(code="marriage", params={"sign": _SIGNS[suit],
@@ -529,8 +554,12 @@ class Scoring:
         barrel.leave(self)
         self.after_deal(declarer=None)
         if rec.reason == "misdeal" and self.ag["misdeal_passes_deal"]:
-            st.dealer = (st.dealer + 1) % st.players
-            self.say(rec.player, "deal_passes")
+            if st.golden_left:
+                # One golden deal per seat (§5): passing the deal would skip a declarer.
+                self.say(rec.player, "golden_keeps_dealer")
+            else:
+                st.dealer = (st.dealer + 1) % st.players
+                self.say(rec.player, "deal_passes")
 
     # --- played and conceded deals -------------------------------------------
 
@@ -744,8 +773,10 @@ class Scoring:
             self.say(seat, "bolt_run", count=bolts[seat])
         else:
             self.say(seat, "bolt_double" if weight == 2 else "bolt", count=bolts[seat])
-        if self.ag["bolt_penalty"] != "none" and bolts[seat] >= 3:
-            self.three_bolts(seat, in_a_row)
+        if self.ag["bolt_penalty"] != "none":
+            # A count carried over from "none" may hold several threes: each costs (§11 item 4).
+            while bolts[seat] >= 3:
+                self.three_bolts(seat, in_a_row)
 
     def three_bolts(self, seat: int, in_a_row: bool) -> None:
         """Three bolts cost ``penalty``: a run starts again, a count drops by three."""

@@ -116,3 +116,22 @@ def format_date(value: str | None, lang: str) -> str:
         return value
     return babel.dates.format_date(day, "d MMMM y", locale=lang if lang in LANGUAGES else DEFAULT)
 
+
+
+def duration_text(minutes: int, lang: str, short: bool = False) -> str:
+    """A length of play in words: «2 часа 40 минут», or short as a sheet says it («2 ч 40 мин»)."""
+    hours, mins = divmod(max(minutes, 0), 60)
+    cat = translations(lang)
+    parts = []
+    if hours:
+        parts.append(cat.gettext("%(num)d h") % {"num": hours} if short else
+                     cat.ngettext("%(num)d hour", "%(num)d hours", hours) % {"num": hours})
+    if mins or not hours:
+        parts.append(cat.gettext("%(num)d min") % {"num": mins} if short else
+                     cat.ngettext("%(num)d minute", "%(num)d minutes", mins) % {"num": mins})
+    return " ".join(parts)
+
+
+def played_for(minutes: int, lang: str, short: bool = False) -> str:
+    """«Играли 2 ч 40 мин»: how long a game was played."""
+    return tr(lang, "Played for %(time)s") % {"time": duration_text(minutes, lang, short)}

@@ -16,7 +16,7 @@ from flask_wtf.csrf import CSRFProtect
 from scorer.instance import instance_folder
 from scorer.marks import number, signed
 from scorer.paths import DATABASE_NAME, data_dir
-from scorer.web import assets, dates, db, downloads, i18n, versions
+from scorer.web import assets, dates, db, downloads, i18n, params, versions
 from scorer.web.page_cache import GZIP_LEVEL
 
 csrf = CSRFProtect()
@@ -92,6 +92,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.add_template_filter(signed, "signed")
     app.add_template_filter(number, "number")
     app.add_template_filter(dates.human_date, "human_date")
+    app.add_template_filter(dates.played, "played_for")
+    app.add_template_filter(dates.duration, "duration")
     app.before_request(guard_writes)
     app.after_request(safety_headers)
     app.after_request(compressed)
@@ -99,6 +101,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # written into the page before it is compressed.
     app.after_request(assets.first_visit)
     redact_token_logs(app)
+    # Before any route is added: each <int:…> is bound to its converter as it is added.
+    app.url_map.converters["int"] = params.RowIdConverter
     register_blueprints(app)
     return app
 
@@ -119,10 +123,15 @@ def content_security_policy(inline: assets.Inline) -> str:
 
 
 _TOKEN_PATH = re.compile(r"/([gvs])/[A-Za-z0-9_-]{16,}")
+# No id has 20 digits (SQLite's largest has 19): a longer run in a path is someone's
+# probe, and a 5000-digit one would fill the log.
+_LONG_NUMBER = re.compile(r"[0-9]{20,}")
 
 
 def redacted(text: str) -> str:
-    """A log line with every /g/, /v/ or /s/ (club share) token cut to /g/<…>."""
+    """A log line with every /g/, /v/ or /s/ (club share) token cut to /g/<…>, and every
+    number of 20 digits or more to <N digits>."""
+    text = _LONG_NUMBER.sub(lambda m: f"<{len(m.group())} digits>", text)
     return _TOKEN_PATH.sub(r"/\1/<…>", text)
 
 
@@ -194,6 +203,7 @@ def guard_writes() -> None:
 def register_blueprints(app: Flask) -> None:
     """Attach one blueprint per feature."""
     from scorer.web import (
+        board,
         club,
         club_new,
         club_pages,
@@ -201,6 +211,8 @@ def register_blueprints(app: Flask) -> None:
         errors,
         game,
         games,
+        health,
+        offline,
         rule_change,
         rules,
         site,
@@ -212,6 +224,9 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(games.bp)
     app.register_blueprint(game.bp)
     app.register_blueprint(view.bp)
+    app.register_blueprint(board.bp)
+    app.register_blueprint(health.bp)
+    app.register_blueprint(offline.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(compare.bp)
     app.register_blueprint(club.bp)
@@ -221,3 +236,4 @@ def register_blueprints(app: Flask) -> None:
     errors.init_app(app)
     storage.init_app(app)
     compare.init_app(app)
+    club_pages.init_app(app)

@@ -15,12 +15,13 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from scorer.club import Club, ClubChange, ClubError
-from scorer.engine import RuleError
+from scorer.engine import RuleError, check_date
 from scorer.web import access
-from scorer.web.club_pages import club
+from scorer.web.club_pages import club, game_label, game_name
 from scorer.web.forms import ConfirmForm
 from scorer.web.game import qr_svg
 from scorer.web.i18n import lang
+from scorer.web.params import arg_int
 
 bp = Blueprint("club", __name__, url_prefix="/club")
 
@@ -35,10 +36,19 @@ def host_only() -> None:
 @bp.get("")
 def roster() -> ResponseReturnValue:
     """The players (recent first) with rename and merge, the guests' games apart, seasons."""
+    return roster_page()
+
+
+def roster_page(renamed: dict[str, Any] | None = None,
+                added: dict[str, Any] | None = None) -> str:
+    """The roster; ``renamed`` or ``added``: a refused rename ({player, name, error}) or
+    new player ({name, error}) shown beside its field with the name as typed."""
     c = club()
     apart = [g for g in (c.store.game(i) for i in c.games_apart()[:50]) if g is not None]
     return render_template("club/roster.html", players=c.roster(), apart=apart,
-                           seasons=c.seasons(), confirm=ConfirmForm())
+                           labels={g.id: game_label(g) for g in apart},
+                           seasons=c.seasons(), confirm=ConfirmForm(), renamed=renamed,
+                           added=added)
 
 
 @bp.get("/history")
@@ -61,6 +71,7 @@ def seats(game_id: int) -> ResponseReturnValue:
     counted = game_id not in set(c.games_apart())
     names = row.head.get("players", [])
     return render_template("club/seats.html", row=row, links=links, counted=counted,
+                           label=game_label(row),
                            seated=[(s, n, links.get(s)) for s, n in enumerate(names)],
                            players=c.roster(), names=c.names(), confirm=ConfirmForm())
 
@@ -88,17 +99,37 @@ def attempt(back: str, act: Any) -> ResponseReturnValue:
 
 def form_int(name: str) -> int:
     """A whole number from the form, or 400."""
-    value = request.form.get(name, "")
-    if not value.isdigit():
+    value = arg_int(request.form, name)  # 404 beyond SQLite's range: no such row
+    if value is None or value < 0:
         abort(400)
-    return int(value)
+    return value
 
 
 @bp.post("/rename")
 def rename() -> ResponseReturnValue:
     """Give a player another name (the logs keep what was written)."""
     player, name = form_int("player"), request.form.get("name", "")
-    return attempt(url_for("club.roster"), lambda: club().rename(player, name))
+    try:
+        change = club().rename(player, name)
+    except (ClubError, RuleError) as err:
+        return roster_page({"player": player, "name": name, "error": refusal_text(err)}), 422
+    return done(change, url_for("club.roster"))
+
+
+def refusal_text(err: ClubError | RuleError) -> str:
+    """A club or text refusal in the page's language, as shown beside its field."""
+    return err.text(lang())
+
+
+@bp.post("/add")
+def add_player() -> ResponseReturnValue:
+    """Put a player on the roster before their first game."""
+    name = request.form.get("name", "")
+    try:
+        change = club().add_player(name)
+    except (ClubError, RuleError) as err:
+        return roster_page(added={"name": name, "error": refusal_text(err)}), 422
+    return done(change, url_for("club.roster"))
 
 
 @bp.post("/merge")
@@ -146,7 +177,7 @@ def undo() -> ResponseReturnValue:
 def seasons() -> ResponseReturnValue:
     """The named seasons and the form that names a new one."""
     return render_template("club/seasons.html", seasons=club().seasons(),
-                           confirm=ConfirmForm(), form=request.args)
+                           confirm=ConfirmForm(), form=request.args, errors={})
 
 
 def points_field(text: str, size: int) -> list[float]:
@@ -163,16 +194,34 @@ def points_field(text: str, size: int) -> list[float]:
 def add_season() -> ResponseReturnValue:
     """Name a season by its first and last day, with its league points."""
     f = request.form
-
-    def act() -> None:
+    try:
         points: dict[int, Sequence[float]] = {
             size: points_field(f.get(f"points{size}", ""), size) for size in (2, 3, 4)
             if f.get(f"points{size}", "").strip()}
         made = club().add_season(f.get("name", ""), f.get("start", ""), f.get("end", ""),
                                  points)
-        flash(_("Season «%(name)s» added.", name=made.name), "done")
+    except (ClubError, RuleError) as err:
+        # The form again as typed, the refusal beside the field it is about (422).
+        errors = {season_field(err, f): refusal_text(err)}
+        return render_template("club/seasons.html", seasons=club().seasons(),
+                               confirm=ConfirmForm(), form=f, errors=errors), 422
+    flash(_("Season «%(name)s» added.", name=made.name), "done")
+    return redirect(url_for("club.seasons"))
 
-    return attempt(url_for("club.seasons"), act)
+
+def season_field(err: ClubError | RuleError, form: Any) -> str:
+    """The season form's field a refusal is about."""
+    if isinstance(err, RuleError):
+        if err.field != "date":
+            return "name"
+        try:
+            check_date(form.get("start", ""))
+        except RuleError:
+            return "start"
+        return "end"
+    if "size" in err.params:
+        return f"points{err.params['size']}"
+    return "end" if "ends" in err.msgid else "name"
 
 
 @bp.post("/seasons/<int:season_id>/delete")
@@ -194,7 +243,7 @@ def share_ref() -> tuple[str, int | None]:
     kind = request.values.get("kind", "season")
     if kind not in ("season", "player"):
         abort(400)
-    ref = request.values.get("ref", type=int)
+    ref = arg_int(request.values, "ref")
     if kind == "player" and ref is None:
         abort(400)
     return kind, ref
@@ -240,14 +289,18 @@ def change_text(change: ClubChange, names: dict[int, str]) -> str:
     def who(pid: Any) -> str:
         return names.get(int(pid), "?") if pid is not None else "?"
 
+    if change.kind == "add":
+        return str(_("Added: %(name)s", name=d["name"]))
     if change.kind == "rename":
         return str(_("Renamed: %(before)s → %(after)s", before=d["before"], after=d["after"]))
     if change.kind == "merge":
         return str(_("Merged: %(gone)s into %(keep)s", gone=who(d["gone"]), keep=who(d["keep"])))
+    # A game as a person knows it (its title, else when and who), never its stored id.
+    game = game_name(club().store.game(int(d["game"]))) if "game" in d else "?"
     if change.kind == "relink":
         return str(_("Re-linked: game %(game)s, seat %(seat)s: %(before)s → %(after)s",
-                 game=d["game"], seat=int(d["seat"]) + 1, before=who(d["before"]),
+                 game=game, seat=int(d["seat"]) + 1, before=who(d["before"]),
                  after=who(d["after"])))
     if d.get("counted"):
-        return str(_("Game %(game)s counted", game=d["game"]))
-    return str(_("Game %(game)s taken out of the figures", game=d["game"]))
+        return str(_("Game %(game)s counted", game=game))
+    return str(_("Game %(game)s taken out of the figures", game=game))

@@ -13,7 +13,7 @@ from scorer.club import Club, Player
 from scorer.engine import name_key
 from scorer.store import GuestCapError
 from scorer.web import access
-from scorer.web.db import get_store
+from scorer.web.club_pages import club
 from scorer.web.forms import NewGameForm
 
 bp = Blueprint("club_new", __name__)
@@ -27,7 +27,7 @@ def chips(form: NewGameForm) -> list[dict[str, Any]]:
     if not access.is_host():
         return []
     typed = {name_key(f.data) for f in form.name_fields() if f.data and f.data.strip()}
-    players: list[Player] = Club(get_store().db).roster()[:MAX_CHIPS]
+    players: list[Player] = club().roster()[:MAX_CHIPS]
     return [{"name": p.name, "on": name_key(p.name) in typed} for p in players]
 
 
@@ -49,7 +49,7 @@ def apply_chip(form: NewGameForm, name: str) -> None:
 def link_new(game_id: int, names: list[str]) -> None:
     """Link a host's new game: each seat to the player its name matches, else a new one."""
     if access.is_host():
-        Club(get_store().db).link_new_game(game_id, names)
+        club().link_new_game(game_id, names)
 
 
 @bp.post("/g/<token>/again")
@@ -79,7 +79,7 @@ def again(token: str) -> ResponseReturnValue:
     access.count_creation()
     access.remember(made.edit_token)
     if access.is_host():
-        same_seats(Club(get_store().db), row.id, made.id, players)
+        same_seats(club(), row.id, made.id, players)
     return redirect(url_for("game.page", token=made.edit_token))
 
 

@@ -2,70 +2,74 @@
 the rating chart, CSV and PDF; for the host under /club, read-only under /s/<token>.
 
 Every page is made of the club's state (scorer.club, figures kept per game version) and
-kept once per state (Club.cached); the ETag is Club.etag, so a page that did not change
-is a 304 and a changed one never replays a game log.
+kept once per state (Club.cached) in the app's club memory (two Lru caches, emptied with
+the app's others); the ETag is Club.etag, so a page that did not change is a 304 and a
+changed one never replays a game log.
 """
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from flask import Blueprint, Response, abort, g, make_response, render_template, request, session
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    g,
+    make_response,
+    render_template,
+    request,
+    session,
+)
 from flask import url_for as flask_url
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorer.club import (
+    COLUMNS,
+    FIGURES,
+    KEEP_STATES,
+    KEEP_SUMMARIES,
+    RECORDS,
+    SIZE_COLUMNS,
     Club,
     ClubError,
     Figure,
+    Memory,
+    Played,
     PlayerFigures,
     Reading,
     SeasonTable,
 )
-from scorer.club.league import Played
+from scorer.csvfile import csv_text
 from scorer.engine.texts import N_
 from scorer.marks import number
 from scorer.renders import RenderFailed, html_paper
+from scorer.store import GameRow
 from scorer.web import access, downloads
 from scorer.web.club_chart import rating_svg
 from scorer.web.db import get_store
 from scorer.web.i18n import lang
+from scorer.web.lru import Lru
+from scorer.web.params import arg_int, sqlite_int
 
 bp = Blueprint("club_pages", __name__)
 
-# A player's figures in the order the page shows them: (attribute, msgid). The words are
-# the command line's and docs/STATS.md's («Figure» column and its Russian).
-FIGURES: tuple[tuple[str, str], ...] = (
-    ("games", N_("games")), ("finished", N_("finished")), ("wins", N_("wins")),
-    ("win_pct", N_("win %")), ("avg_place", N_("average place")),
-    ("avg_total", N_("average final total")), ("best_total", N_("best final total")),
-    ("worst_total", N_("worst final total")),
-    ("longest_streak", N_("longest winning streak")),
-)
-DECLARER: tuple[tuple[str, str], ...] = (
-    ("contracts_taken", N_("contracts taken")), ("contracts_made", N_("contracts made")),
-    ("made_pct", N_("made %")), ("avg_contract", N_("average contract")),
-    ("largest_made", N_("largest contract made")),
-    ("avg_shortfall", N_("average shortfall when failed")), ("raspis", N_("concessions")),
-    ("dark_taken", N_("dark games taken")), ("dark_made", N_("dark games made")),
-    ("golden_taken", N_("golden deals taken")), ("golden_made", N_("golden deals made")),
-)
-EVENTS: tuple[tuple[str, str], ...] = (
-    ("bolts", N_("bolts")), ("bolt_penalties", N_("bolt penalties")),
-    ("barrel_entries", N_("barrel entries")), ("barrel_falls", N_("barrel falls")),
-    ("barrel_wins", N_("wins from the barrel")), ("samosvals", N_("samosvals")),
-)
+# A player's figures by section of the page, in order: (name, msgid), as the club
+# declares them (scorer/club/player_figures.py).
+LABELS = {d.name: d.label for d in FIGURES}
+RESULTS, DECLARER, EVENTS = (tuple((d.name, d.label) for d in FIGURES if d.section == part)
+                             for part in ("results", "declarer", "events"))
 FALL_WORDS = {"attempts": N_("out of attempts"), "push_off": N_("pushed off"),
               "simultaneous": N_("together")}
-SIZE_COLUMNS = ("games", "finished", "wins", "win_pct", "avg_place")
-TABLE_COLUMNS = ("games", "wins", "points", "avg_place")
+TABLE_COLUMNS = tuple(name for name, _label in COLUMNS)
 MARRIAGE_MARKS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠"}
 
 
@@ -89,15 +93,28 @@ def worded(pairs: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
     return [(key, str(_(msgid))) for key, msgid in pairs]
 
 
+def init_app(app: Flask) -> None:
+    """Give the app the club's memory: its states and its parsed summaries (two Lru
+    caches, so that clear_caches empties them with the rest)."""
+    app.extensions["scorer_club_states"] = Lru(KEEP_STATES)
+    app.extensions["scorer_club_summaries"] = Lru(KEEP_SUMMARIES)
+
+
+def memory() -> Memory:
+    """This app's club memory."""
+    return Memory(current_app.extensions["scorer_club_states"],
+                  current_app.extensions["scorer_club_summaries"])
+
+
 def club() -> Club:
-    """The club over this request's database."""
-    return Club(get_store().db)
+    """The club over this request's database, with the app's memory."""
+    return Club(get_store().db, memory())
 
 
 def reading() -> Reading:
     """The club for this (read-only) request: its state is found once per request."""
     if "club_reading" not in g:
-        g.club_reading = Reading(get_store().db)
+        g.club_reading = Reading(get_store().db, memory())
     found: Reading = g.club_reading
     return found
 
@@ -111,7 +128,7 @@ def host_viewer() -> Viewer:
 
 def season_arg() -> int | None:
     """The ?season= of the host's pages (None: «всё время»)."""
-    return request.args.get("season", type=int)
+    return arg_int(request.args, "season")
 
 
 # -- caching ---------------------------------------------------------------------------
@@ -158,9 +175,9 @@ def season_name(c: Club, season_id: int | None) -> str:
 
 def player_figure(f: PlayerFigures, key: str) -> tuple[str, Figure] | None:
     """(label, figure) of a player's page by its key, or None."""
-    labels = dict(FIGURES + DECLARER + EVENTS)
+    labels = LABELS
     if key in labels:
-        return _(labels[key]), getattr(f, key)
+        return _(labels[key]), f[key]
     head, _sep, rest = key.partition("-")
     if head == "size":
         size, _sep, attr = rest.partition("-")
@@ -202,8 +219,7 @@ def marriage_word(key: str) -> str:
 def table_figure(table: SeasonTable, key: str) -> tuple[str, Figure] | None:
     """(label, figure) of one cell of the season table ("<player id>-<column>")."""
     player, _sep, column = key.partition("-")
-    words = {"games": N_("games"), "wins": N_("wins"), "points": N_("points"),
-             "avg_place": N_("average place")}
+    words = dict(COLUMNS)
     for row in table.rows:
         if str(row.player.id) == player and column in TABLE_COLUMNS:
             return f"{row.player.name}: {_(words[column])}", getattr(row, column)
@@ -226,6 +242,43 @@ def game_links(c: Club, viewer: Viewer, game_ids: list[int]) -> dict[int, str]:
             for game_id, found in c.game_links(game_ids).items()}
 
 
+def game_label(row: GameRow | None) -> str:
+    """A game as a person knows it: its title, else the day and the time it was started
+    (four games of one evening are four times, not four «2026-12-07»)."""
+    if row is None:
+        return "?"
+    title = str(row.head.get("title") or "").strip()
+    if title:
+        return title
+    day = str(row.head.get("date") or row.created[:10])
+    try:  # the stored stamp is UTC: the time the table saw is the server's own
+        started = datetime.fromisoformat(row.created).astimezone().strftime("%H:%M")
+    except ValueError:
+        return day
+    return f"{day}, {started}"
+
+
+def game_name(row: GameRow | None) -> str:
+    """A game named on its own (a record, the history): its label, and its players
+    where it has no title."""
+    label = game_label(row)
+    if row is None:
+        return label
+    if row.head.get("title"):
+        quotes = QUOTES.get(lang(), "«»")
+        return f"{quotes[0]}{label}{quotes[1]}"
+    return f"{label} ({' · '.join(map(str, row.head.get('players', [])))})"
+
+
+# A title quoted in a sentence as each language quotes.
+QUOTES = {"ru": "«»", "uk": "«»", "pl": "„”", "en": "“”"}
+
+
+def game_labels(c: Club, game_ids: list[int]) -> dict[int, str]:
+    """{game id: game_label} of some games."""
+    return {g: game_label(c.store.game(g)) for g in dict.fromkeys(game_ids)}
+
+
 def source_games(c: Club, viewer: Viewer, figure: Figure) -> list[dict[str, Any]]:
     """The games a figure is made of, each with its deals: what the sources page lists."""
     played = {p.game_id: p for p in c.state().played}
@@ -235,17 +288,19 @@ def source_games(c: Club, viewer: Viewer, figure: Figure) -> list[dict[str, Any]
         if deal is not None and deal not in found:
             found.append(deal)
     links = game_links(c, viewer, list(deals))
-    return [game_entry(played.get(g), g, links.get(g), d) for g, d in deals.items()]
+    labels = game_labels(c, list(deals))
+    return [game_entry(played.get(g), g, links.get(g), d, labels.get(g))
+            for g, d in deals.items()]
 
 
 def game_entry(p: Played | None, game_id: int, link: str | None,
-               deals: list[int]) -> dict[str, Any]:
-    """One game of a sources list: date, players and totals, its link and deal anchors."""
-    summary = p.summary if p else {}
-    return {"id": game_id, "date": p.date if p else "", "link": link, "deals": deals,
-            "players": list(zip(summary.get("players", []), summary.get("score", []),
-                                strict=False)),
-            "finished": bool(p and p.finished)}
+               deals: list[int], label: str | None = None) -> dict[str, Any]:
+    """One game of a sources list: its name, players and totals, its link and deal
+    anchors."""
+    return {"id": game_id, "date": label or (p.date if p else ""), "link": link,
+            "deals": deals,
+            "players": list(zip(p.summary.players, p.summary.score, strict=False)) if p
+            else [], "finished": bool(p and p.finished)}
 
 
 # -- the host's pages ---------------------------------------------------------------------
@@ -369,11 +424,12 @@ def player_page(viewer: Viewer, player_id: int, season_id: int | None) -> Respon
     return kept(c, viewer, lambda: render_template(
         "club/player.html", f=figures, viewer=viewer, season_id=season_id,
         season_name=season_name(c, season_id), seasons=c.seasons() if viewer.host else [],
-        figures=worded(FIGURES), declarer=worded(DECLARER), events=worded(EVENTS),
+        figures=worded(RESULTS), declarer=worded(DECLARER), events=worded(EVENTS),
         fall_words=dict(worded(tuple(FALL_WORDS.items()))),
         size_columns=SIZE_COLUMNS, shown=shown, size_word=size_word,
         marriage_word=marriage_word, links=game_links(
             c, viewer, [g.game_id for g in figures.results + figures.unfinished]),
+        labels=game_labels(c, [g.game_id for g in figures.results + figures.unfinished]),
         src=lambda key: source_url(viewer, f"p{player_id}.{key}", season_id)))
 
 
@@ -390,18 +446,12 @@ def table_page(viewer: Viewer, season_id: int | None) -> ResponseReturnValue:
     return kept(c, viewer, lambda: render_template(
         "club/table.html", table=table_, viewer=viewer, season_id=season_id,
         season_name=season_name(c, season_id), seasons=c.seasons() if viewer.host else [],
-        records=[(k, str(_(label)), r) for k, label, r in records],
+        records=[(k, str(_(label)), r) for k, label, r in records], lengths=board.lengths,
         links=game_links(c, viewer, found), shown=shown, columns=TABLE_COLUMNS,
+        names={g: game_name(c.store.game(g)) for g in found},
         unfinished=source_games(c, viewer, Figure(None, tuple(
             (g, None) for g in table_.unfinished))),
         src=lambda key: source_url(viewer, f"t{key}", season_id)))
-
-
-RECORDS = (("highest_total", N_("highest final total")),
-           ("largest_contract", N_("largest contract made")),
-           ("most_bolts", N_("most bolts in a game")),
-           ("most_falls", N_("most barrel falls in a game")),
-           ("longest_game", N_("longest game (deals)")))
 
 
 def source_url(viewer: Viewer, what: str, season_id: int | None) -> str:
@@ -433,11 +483,15 @@ def figure_of(c: Club, viewer: Viewer, what: str, season_id: int | None
     """(label, figure, the page it belongs to) of a sources key, or None."""
     if what.startswith("p") and "." in what:
         head, _sep, key = what[1:].partition(".")
-        if not head.isdigit() or (not viewer.host and (
-                viewer.kind != "player" or viewer.ref != int(head))):
+        try:
+            player_id = sqlite_int(head) if head.isascii() and head.isdigit() else -1
+        except ValueError:  # more digits than any id
             return None
-        found = player_figure(c.player(int(head), season_id), key)
-        back = (flask_url("club_pages.player", player_id=int(head), season=season_id)
+        if player_id < 0 or (not viewer.host and (
+                viewer.kind != "player" or viewer.ref != player_id)):
+            return None
+        found = player_figure(c.player(player_id, season_id), key)
+        back = (flask_url("club_pages.player", player_id=player_id, season=season_id)
                 if viewer.host else flask_url("club_pages.shared", token=viewer.token))
     elif what.startswith("t"):
         if not viewer.host and viewer.kind != "season":
@@ -473,9 +527,7 @@ def csv_answer(viewer: Viewer, kind: str, season_id: int | None) -> ResponseRetu
         name = season_name(c, season_id)
     except ClubError as err:
         return refused(err)
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\r\n").writerows(rows)
-    response = kept(c, viewer, out.getvalue, "text/csv")
+    response = kept(c, viewer, lambda: csv_text(rows), "text/csv")
     response.headers["Content-Disposition"] = downloads.attachment(
         f"{name}-{kind}.csv", f"club-{kind}.csv")
     return response
@@ -490,16 +542,19 @@ def paper(viewer: Viewer, kind: str, player_id: int | None,
             figures = c.player(int(player_id or 0), season_id)
             html = render_template("club/paper_player.html", f=figures, shown=shown,
                                    season_name=season_name(c, season_id),
-                                   figures=worded(FIGURES), declarer=worded(DECLARER),
+                                   figures=worded(RESULTS), declarer=worded(DECLARER),
                                    events=worded(EVENTS))
             name = figures.player.name
         else:
             table_ = c.season_table(season_id)
             board = c.records(season_id)
             name = season_name(c, season_id)
+            records = [(key, str(_(label)), getattr(board, key)) for key, label in RECORDS]
             html = render_template(
                 "club/paper_season.html", table=table_, shown=shown, season_name=name,
-                records=[(str(_(label)), getattr(board, key)) for key, label in RECORDS])
+                records=records, lengths=board.lengths,
+                names={r.game_id: game_name(c.store.game(r.game_id))
+                       for _key, _label, r in records if r is not None})
     except ClubError as err:
         return refused(err)
     return pdf_answer(html, name)

@@ -30,6 +30,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from scorer.engine import (
+    AgreementChange,
     Agreements,
     Comparison,
     Game,
@@ -242,8 +243,13 @@ def result_context(game: Game, result: Comparison, rules_url: str) -> dict[str, 
         "base_winner": winner_name(game, result.base),
         "other_winner": winner_name(game, result.other),
         "rows": row_views(result), "parting": parting(result), "refused": refused,
-        "ended_at": result.ended_at,
+        "ended_at": result.ended_at, "changed_at": changed_at(game),
     }
+
+
+def changed_at(game: Game) -> list[int]:
+    """The numbers of the log's ``agreements`` records: they apply on the other set too."""
+    return [n for n, record in enumerate(game.deals, 1) if isinstance(record, AgreementChange)]
 
 
 @bp.get("/g/<token>/compare")

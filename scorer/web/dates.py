@@ -8,6 +8,7 @@ from babel.dates import format_date
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
+from scorer.engine.texts import duration_text, played_for
 from scorer.web.i18n import lang
 
 
@@ -39,3 +40,13 @@ def human_date(stamp: str) -> Markup:
     # A bare date (a game's own «date»): no zone to convert, no time to say.
     day = moment.date() if isinstance(moment, datetime) else moment
     return Markup('<time datetime="{}">{}</time>').format(stamp, spoken(day, date.today()))
+
+
+def played(minutes: int) -> str:
+    """«Играли 2 часа 40 минут» in the page's language."""
+    return played_for(minutes, lang())
+
+
+def duration(minutes: int) -> str:
+    """«2 часа 40 минут» in the page's language."""
+    return duration_text(minutes, lang())

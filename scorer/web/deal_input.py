@@ -21,7 +21,9 @@ from scorer.engine import ADJUSTMENT_REASONS, SUITS, RuleError, catalog, current
 SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠", "ace": "A",
               "half_hearts": "½♥", "half_diamonds": "½♦", "half_clubs": "½♣",
               "half_spades": "½♠"}
-ACTIONS = ("play", "raspis", "redeal", "adjustment", "preview")
+# preview_raspis, preview_adjustment: that record's effect shown before it is saved.
+ACTIONS = ("play", "raspis", "redeal", "adjustment", "preview", "preview_raspis",
+           "preview_adjustment")
 ADJUST_REASONS = ADJUSTMENT_REASONS
 Key = tuple[str, int | None]
 
@@ -274,9 +276,9 @@ def build(setup: Setup, action: str, entry: Entry) -> dict[str, Any] | None:
     """The record the form describes, or None if a field could not be read."""
     if action == "redeal":
         return {"type": "redeal"}
-    if action == "adjustment":
+    if action in ("adjustment", "preview_adjustment"):
         return build_adjustment(entry, setup.reason_amounts)
-    kind = "raspis" if action == "raspis" else "play"
+    kind = "raspis" if action in ("raspis", "preview_raspis") else "play"
     declarer = number(entry, "declarer", ("declarer", None))
     contract = number(entry, "contract", ("contract", None))
     record: dict[str, Any] = {"type": kind, "declarer": declarer, "contract": contract}
@@ -480,14 +482,30 @@ def refusal(err: RuleError, players: tuple[str, ...] | list[str], code: str, rul
             *, deal: bool) -> Markup:
     """A refusal for the web form: words, the agreement's title linked to the rules sheet,
     and (deal=True) which deal it is about."""
-    text = escape(refusal_words(err, players, code))
+    words = refusal_words(err, players, code)
+    spec = catalog().agreements.get(err.agreement) if err.agreement else None
+    if spec is None:
+        text = escape(words)
+    else:
+        text = linked_title(words, spec.title[code], f"{rules_url}#{spec.id}")
     if deal:
         where = _("Deal %(n)d", n=err.deal) if err.deal is not None else _("Game")
         text = escape(where) + Markup(": ") + text
-    spec = catalog().agreements.get(err.agreement) if err.agreement else None
-    if spec is not None:
-        text += Markup(' — <a href="%s#%s">%s</a>') % (rules_url, spec.id, spec.title[code])
     return Markup(text)
+
+
+def linked_title(words: str, title: str, url: str) -> Markup:
+    """The refusal's words with the agreement's title linked: where the words say it
+    already («Игра втёмную: игра втёмную не принята»), that mention is the link and a
+    field label repeating it goes; else «— Title» is added. The title is said once."""
+    label, sep, rest = words.partition(": ")
+    if sep and label.casefold() == title.casefold():
+        words = rest
+    found = re.search(re.escape(title), words, re.IGNORECASE)
+    if found is None:
+        return escape(words) + Markup(' — <a href="%s">%s</a>') % (url, title)
+    return (escape(words[:found.start()]) + Markup('<a href="%s">%s</a>') % (url, found[0])
+            + escape(words[found.end():]))
 
 
 def input_id(setup: Setup, name: str, seat: int | None) -> str:

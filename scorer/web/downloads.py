@@ -13,10 +13,11 @@ from urllib.parse import quote
 from flask import Flask, Response, abort, current_app, request
 from flask_babel import gettext as _
 
-from scorer.engine import game_to_json
+from scorer.engine import game_to_json, visible_only
 from scorer.renders import RenderFailed, render_in_child, sheet_pdf
 from scorer.store import GameRow, JsonDict
 from scorer.web.access import is_host
+from scorer.web.db import get_store
 from scorer.web.i18n import lang
 from scorer.web.lru import Lru
 from scorer.web.turns import Turns
@@ -65,7 +66,12 @@ def ascii_name(name: str, fallback: str, language: str = "ru") -> str:
 
 
 def attachment(name: str, fallback: str = "game") -> str:
-    """A Content-Disposition value that survives non-ASCII names."""
+    """A Content-Disposition value that survives non-ASCII names and carries none of the
+    characters the text rules refuse (a text stored before the rules may hold U+202E,
+    which would turn «xcod.exe» around in a file manager) nor a path or shell sign."""
+    name = re.sub(r'[\\/:*?"<>|]+', "-", visible_only(name))
+    if not re.search(r"\w", name.rpartition(".")[0]):
+        name = fallback
     plain = ascii_name(name, fallback, lang())
     return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name)}"
 
@@ -116,12 +122,15 @@ class SheetOptions(TypedDict):
     lang: str
     landscape: bool
     appendix: bool
+    minutes: int | None  # how long a finished game was played (the store's times)
 
 
-def sheet_key(log: JsonDict, lang: str, landscape: bool, appendix: bool) -> str:
+def sheet_key(log: JsonDict, lang: str, landscape: bool, appendix: bool,
+              minutes: int | None = None) -> str:
     """The cache key: a digest of the whole log (so a restore or an edit is another
     key, whatever the game id and version) and the options."""
-    body = json.dumps([log, lang, landscape, appendix], ensure_ascii=False, sort_keys=True)
+    body = json.dumps([log, lang, landscape, appendix, minutes], ensure_ascii=False,
+                      sort_keys=True)
     return hashlib.sha256(body.encode()).hexdigest()
 
 
@@ -210,7 +219,9 @@ def pdf(row: GameRow) -> Response:
     loaded = load(row)
     if isinstance(loaded, Broken):
         abort(404, _("The printable sheet is not available."))
+    finished = loaded.protocol.winner is not None
     options: SheetOptions = {"lang": lang(), "landscape": request.args.get("landscape") == "1",
-                             "appendix": request.args.get("appendix") == "1"}
+                             "appendix": request.args.get("appendix") == "1",
+                             "minutes": get_store().span(row.id).minutes if finished else None}
     log = game_to_json(loaded.game)
     return pdf_response(row, sheet_pdf, log, sheet_key(log, **options), options)

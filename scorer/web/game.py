@@ -44,6 +44,7 @@ from scorer.web.db import get_store
 from scorer.web.deal_input import Entry, Key, Setup
 from scorer.web.forms import ConfirmForm, new_sid
 from scorer.web.i18n import lang
+from scorer.web.params import arg_int
 from scorer.web.versions import Broken, Loaded, Version, load, remember, rescored
 
 bp = Blueprint("game", __name__, url_prefix="/g")
@@ -268,7 +269,7 @@ def post_deal(row: GameRow, slot_id: int | None) -> ResponseReturnValue:
     action, entry, record = entry_for(setup)
     if record is None:
         return show_form(loaded, setup, entry, slot_id, status=422)
-    if action == "preview":
+    if action in ("preview", "preview_raspis", "preview_adjustment"):
         return preview_deal(loaded, setup, entry, record, slot_id)
     return save(loaded, record, slot_id, entry, setup)
 
@@ -285,6 +286,10 @@ def preview_deal(loaded: Loaded, setup: Setup, entry: Entry, record: JsonDict,
     if isinstance(shown, dict):
         entry.errors.update(shown)
         return show_form(loaded, setup, entry, slot_id, status=422)
+    if record.get("type") == "raspis":  # shown in the concession's own box, by its button
+        return show_form(loaded, setup, entry, slot_id, raspis_preview=shown)
+    if record.get("type") == "adjustment":  # and an adjustment's in its panel
+        return show_form(loaded, setup, entry, slot_id, adjustment_preview=shown)
     return show_form(loaded, setup, entry, slot_id, preview=shown)
 
 
@@ -371,13 +376,15 @@ ahead = page_model.ahead
 
 def show_form(loaded: Loaded, setup: Setup, entry: Entry, slot_id: int | None, *,
               status: int = 200, preview: Row | None = None,
+              raspis_preview: Row | None = None, adjustment_preview: Row | None = None,
               fresh: page_model.GamePage | None = None) -> ResponseReturnValue:
     """Render the deal form (fresh: the current protocol, shown after a stale refusal)."""
     players = loaded.row.head.get("players", [])
     shown = functools.partial(beside, setup)
     return render_template(
         "game/deal.html", row=loaded.row, setup=setup, entry=entry, slot_id=slot_id,
-        players=players, preview=preview,
+        players=players, preview=preview, raspis_preview=raspis_preview,
+        adjustment_preview=adjustment_preview,
         deal_no=deal_number(loaded, slot_id),
         signs=deal_input.SUIT_SIGNS,
         top_errors=[v for (f, seat), v in entry.errors.items() if not shown(f, seat)],
@@ -398,7 +405,7 @@ def history_page(game_id: int, slot_id: int | None) -> dict[str, Any]:
         return {"history": [], "history_pages": 0, "history_at": 1}
     st = get_store()
     pages = max(1, -(-st.history_length(game_id, slot_id) // HISTORY_PAGE))
-    at = min(max(request.args.get("history", 1, type=int) or 1, 1), pages)
+    at = min(max(arg_int(request.args, "history", 1) or 1, 1), pages)
     return {"history": st.history(game_id, slot_id, HISTORY_PAGE, (at - 1) * HISTORY_PAGE),
             "history_pages": pages, "history_at": at}
 
@@ -408,7 +415,7 @@ def preview(token: str) -> Response:
     """The live preview: every player's delta for the deal being typed, as JSON."""
     row = edit_row(token)
     loaded = load(row)
-    slot_id = request.args.get("edit", type=int)
+    slot_id = arg_int(request.args, "edit")
     if isinstance(loaded, Broken):
         return jsonify(ok=False, errors=[{"field": "top", "seat": None,
                                           "text": loaded.error.message(lang())}])
@@ -416,6 +423,8 @@ def preview(token: str) -> Response:
     action, entry = deal_input.read(setup, request.args, request.args.getlist)
     if action == "preview":
         action = "play"
+    elif action.startswith("preview_"):
+        action = action.removeprefix("preview_")
     record = deal_input.build(setup, action, entry)
     if record is None:
         return jsonify(ok=False, errors=errors_json(entry.errors), **freshness(loaded))

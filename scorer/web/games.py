@@ -41,6 +41,7 @@ from scorer.web.agreement_form import loc
 from scorer.web.db import get_store
 from scorer.web.forms import MIN_PLAYERS, ImportForm, NewGameForm
 from scorer.web.i18n import lang
+from scorer.web.params import SQLITE_MAX, arg_int
 from scorer.web.versions import Broken, load
 
 bp = Blueprint("games", __name__)
@@ -78,7 +79,9 @@ def index() -> ResponseReturnValue:
         return redirect(url_for("games.index"))
     host = access.is_host()
     shelf = "archived" if request.args.get("shelf") == "archived" else "current"
-    page = max(request.args.get("page", 1, type=int) or 1, 1)
+    page = max(arg_int(request.args, "page", 1) or 1, 1)
+    if (page - 1) * PAGE > SQLITE_MAX:  # an offset SQLite cannot take: no such page
+        abort(404)
     tokens = None if host else access.held_tokens()
     st = get_store()
     if host:
@@ -130,10 +133,10 @@ def manage() -> ResponseReturnValue:
     if not access.is_host():
         abort(403)
     action = request.form.get("action", "")
-    game_id = request.form.get("game", "")
-    if action not in SHELF_ACTIONS or not game_id.isdigit():
+    game_id = arg_int(request.form, "game")
+    if action not in SHELF_ACTIONS or game_id is None:
         abort(400)
-    row = get_store().game(int(game_id))
+    row = get_store().game(game_id)
     if row is None:
         abort(404)
     if action == "delete" and request.form.get("confirm") != "yes":

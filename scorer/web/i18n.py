@@ -58,7 +58,7 @@ def init_app(app: Flask) -> None:
     # copy the template's variables into a derived context (Jinja's i18n callables do).
     # Measured in docs/PERFORMANCE.md ("Templates' gettext").
     app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext,
-                                 ngettext=template_ngettext)
+                                 ngettext=template_ngettext, preset_gettext=preset_gettext)
 
 
 def translations(ev: EvalContext) -> Any:
@@ -104,3 +104,15 @@ def template_ngettext(ev: EvalContext, singular: str, plural: str, num: int,
     variables.setdefault("num", num)
     found = str(translations(ev).ungettext(singular, plural, num))
     return (Markup(found) if ev.autoescape else found) % variables
+
+
+@pass_eval_context
+def preset_gettext(ev: EvalContext, preset: str | None, string: str, **variables: Any) -> str:
+    """A word as the game's preset says it (docs/UX.md: the Polish preset's «pod kreską»):
+    the entry under ``preset:NAME`` where the catalog has one, else the plain one. The
+    entries are marked for extraction in scorer/marks.py (NATIVE_WORDS)."""
+    found = translations(ev)
+    text = str(found.upgettext(f"preset:{preset}", string)) if preset else string
+    if text == string:
+        text = str(found.ugettext(string))
+    return (Markup(text) if ev.autoescape else text) % variables

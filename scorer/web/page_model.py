@@ -11,7 +11,8 @@ from markupsafe import Markup
 
 from scorer import chart, marks
 from scorer.engine import Protocol, RuleError
-from scorer.store import GameRow, JsonDict
+from scorer.marks import Tally
+from scorer.store import GameRow, JsonDict, PlaySpan
 from scorer.web import deal_input, protocol_rows
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
@@ -43,7 +44,7 @@ class Card:
     to_barrel: int | None  # points to the barrel (None: on it, past it, or no barrel)
     to_target: int | None  # points to the target (1000)
     bolts: int | None  # bolts counted towards the penalty, when the next one costs it
-    falls: int  # falls off the barrel so far
+    falls: int  # falls off the barrel so far (in the whole game)
     target: int = 1000  # the score that wins
 
 
@@ -63,8 +64,9 @@ def short_names(players: list[str], longest: int = 7) -> list[str]:
     return out
 
 
-def cards(protocol: Protocol, ag: Any) -> list[Card]:
-    """Each seat's card additions, read from the protocol and the agreements."""
+def cards(protocol: Protocol, ag: Any, counts: list[Tally]) -> list[Card]:
+    """Each seat's card additions, read from the protocol, the agreements and the game's
+    counts (marks.tallies)."""
     # The barrel is entered at the threshold, so the distance matters only below it.
     threshold = ag["barrel_threshold"] if ag["barrel"] else None
     on = {b.seat for b in protocol.barrel}
@@ -77,7 +79,7 @@ def cards(protocol: Protocol, ag: Any) -> list[Card]:
             to_target=ag["target"] - score if score < ag["target"] else None,
             # Two of three: the scorekeeper warns the player before the penalty falls.
             bolts=protocol.bolts[s] if penalty and protocol.bolts[s] == 2 else None,
-            falls=protocol.falls[s], target=ag["target"]))
+            falls=counts[s].falls, target=ag["target"]))
     return out
 
 
@@ -136,6 +138,15 @@ class GamePage:
     # newest deal was added: past deals edited, deleted or restored (read-only page)
     edited: frozenset[int] = frozenset()  # slots of those rows, marked in the protocol
     deal: NextDeal | None = None  # the next deal's form (edit link, game not won)
+    span: PlaySpan | None = None  # when a finished game started and ended
+    # What each player did over the game (bolts, penalties, falls, concessions): the
+    # protocol's own counters are those towards the next penalty, reset by it.
+    tallies: list[Tally] = field(default_factory=list)
+
+    @property
+    def preset(self) -> str | None:
+        """The game's preset: its own words for the barrel (marks.preset_word)."""
+        return None if isinstance(self.loaded, Broken) else self.loaded.game.agreements.preset
 
     @property
     def short(self) -> list[str]:
@@ -177,9 +188,10 @@ def context(row: GameRow, editable: bool, loaded: Version | None = None, *,
     rows, hidden = protocol_rows.recent_rows(
         protocol, loaded.slots.every, limit, deleted_lookup(loaded) if editable else None)
     edits = [] if editable else edited_since(loaded)
+    counts = marks.tallies(protocol)
     return GamePage(
         **base, rows=rows, count=len(protocol.rows), hidden=hidden,
-        cards=cards(protocol, loaded.game.agreements) if protocol.winner is None else [],
+        cards=cards(protocol, loaded.game.agreements, counts) if protocol.winner is None else [],
         undo=loaded.slots.live[-1].id if editable and loaded.slots.live else None,
         edits=[(n, note) for n, note, _slot in edits],
         edited=frozenset(slot for _n, _note, slot in edits),
@@ -188,7 +200,9 @@ def context(row: GameRow, editable: bool, loaded: Version | None = None, *,
         # After the win nobody is "on the barrel" any more.
         barrel=protocol_rows.barrel_marks(protocol) if protocol.winner is None else {},
         legend=protocol_rows.legend(loaded.game.agreements, len(players)),
-        chart=chart_svg(loaded),
+        tallies=counts, chart=chart_svg(loaded),
+        # Only a finished game says how long it took: one query, once per version.
+        span=get_store().span(row.id) if protocol.winner is not None else None,
         deal=next_deal(loaded) if editable else None)
 
 

@@ -25,7 +25,6 @@ from scorer.engine import (
     RuleError,
     Timeline,
     catalog,
-    check_text,
     compare,
     current_agreements,
     resolve_agreements,
@@ -36,14 +35,14 @@ from scorer.web.agreement_form import label_of, loc
 from scorer.web.compare import links, result_context
 from scorer.web.db import get_store
 from scorer.web.deal_input import refusal
-from scorer.web.forms import ConfirmForm
+from scorer.web.forms import ConfirmForm, text_refusal
 from scorer.web.i18n import lang
+from scorer.web.params import arg_int
 from scorer.web.versions import Broken, Loaded, load
 
 bp = Blueprint("rule_change", __name__, url_prefix="/g")
 
 WHEN = ("next", "start")
-MAX_WHO = 40  # a first name or a nickname, shown in the history
 
 
 def loaded_game(token: str) -> tuple[GameRow, Loaded]:
@@ -131,17 +130,13 @@ def change_form(token: str) -> ResponseReturnValue:
     row, loaded = loaded_game(token)
     when = request.args.get("when", "next")
     when = when if when in WHEN else "next"
-    slot_id = request.args.get("slot", type=int)
+    slot_id = arg_int(request.args, "slot")
     if slot_id is not None:
         when = "next"
     index = slot_index(loaded, slot_id)
     base = base_set(loaded, when, index)
-    urls = links(row, True)
-    context: dict[str, Any] = {"row": row, "game": loaded.game, "when": when, "slot": slot_id,
-                               "urls": urls, "result": None, "refused_change": None,
-                               "confirm": None, "change_list": [], "errors": {},
-                               "history": history(row), "form": ConfirmForm(),
-                               "version": loaded.version}
+    context = page_context(row, loaded, when, slot_id)
+    urls = context["urls"]
     values: Agreements | None = shown_set(loaded, base, index)
     if request.args.get("agreements_shown"):
         values, context["errors"] = read_form(base, when)
@@ -150,6 +145,29 @@ def change_form(token: str) -> ResponseReturnValue:
     shown = dict(values) if values is not None else typed_back(base)
     context["groups"] = agreement_form.groups(shown, context["errors"])
     return render_template("game/rule_change.html", **context)
+
+
+def page_context(row: GameRow, loaded: Loaded, when: str, slot_id: int | None
+                 ) -> dict[str, Any]:
+    """What the change form shows before any comparison."""
+    return {"row": row, "game": loaded.game, "when": when, "slot": slot_id,
+            "urls": links(row, True), "result": None, "refused_change": None,
+            "confirm": None, "change_list": [], "errors": {}, "history": history(row),
+            "form": ConfirmForm(), "version": loaded.version, "who": "", "who_error": None}
+
+
+def who_refused(row: GameRow, loaded: Loaded, when: str, slot_id: int | None,
+                changes: dict[str, Any], who: str, error: str) -> ResponseReturnValue:
+    """The comparison and its confirm button again, the «who» field as typed with its
+    refusal beside it (422); nothing is saved."""
+    index = slot_index(loaded, slot_id)
+    base = base_set(loaded, when, index)
+    new = (resolve_agreements(**changes) if when == "start"
+           else resolve_agreements(base.preset, {**base.overrides, **changes}))
+    context = page_context(row, loaded, when, slot_id)
+    context.update(proposal(row, loaded, when, index, slot_id, base, new, context["urls"]))
+    context.update(who=who, who_error=error, groups=agreement_form.groups(dict(new), {}))
+    return render_template("game/rule_change.html", **context), 422
 
 
 def typed_back(base: Agreements) -> dict[str, Any]:
@@ -211,9 +229,9 @@ def confirm(token: str) -> ResponseReturnValue:
     if not form.validate_on_submit():
         abort(400)
     when = request.form.get("when", "")
-    slot_id = request.form.get("slot", type=int)
+    slot_id = arg_int(request.form, "slot")
     text = request.form.get("changes", "")
-    version = request.form.get("version", type=int)
+    version = arg_int(request.form, "version")
     if when not in WHEN or version is None:
         abort(400)
     if not hmac.compare_digest(request.form.get("digest", ""),
@@ -221,10 +239,12 @@ def confirm(token: str) -> ResponseReturnValue:
         abort(400)
     if version != loaded.version:
         return stale(row)
-    who = request.form.get("who", "").strip()[:MAX_WHO] or None
+    typed = request.form.get("who", "")
+    who = " ".join(typed.split()) or None
+    bad_who = text_refusal("who", who) if who else None
+    if bad_who:
+        return who_refused(row, loaded, when, slot_id, json.loads(text), typed, bad_who)
     try:
-        if who is not None:
-            check_text("who", who)  # the forms' text rules (a restore refuses the rest)
         apply(row, loaded, when, slot_id, json.loads(text), who)
     except StaleError:
         return stale(row)
@@ -270,7 +290,7 @@ def undo(token: str) -> ResponseReturnValue:
     row, loaded = loaded_game(token)
     if not ConfirmForm().validate_on_submit():
         abort(400)
-    rev = request.form.get("rev", type=int)
+    rev = arg_int(request.form, "rev")
     found = get_store().agreement_history(row.id)
     if not found or found[-1]["rev"] != rev:
         return stale(row)
@@ -279,7 +299,7 @@ def undo(token: str) -> ResponseReturnValue:
         candidate(loaded, "start", None, before, {})
         with get_store().writing():
             get_store().change_agreements(row.id, before.to_json(), "undo",
-                                          based_on=request.form.get("version", type=int))
+                                          based_on=arg_int(request.form, "version"))
     except StaleError:
         return stale(row)
     except RuleError as err:

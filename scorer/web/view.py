@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, current_app, redirect, request, url_for
 from flask.typing import ResponseReturnValue
@@ -39,6 +40,16 @@ def rendered(row: GameRow) -> Render:
     return lambda loaded, tag: page_model.render(row, False, loaded, etag=tag)
 
 
+def renderer(row: GameRow, path: str) -> Render:
+    """How a watched page is rendered: the board (its own module, which imports the game
+    pages and so this one) or the read-only page."""
+    if urlsplit(path).path.endswith("/board"):
+        from scorer.web import board
+
+        return board.rendered(row)
+    return rendered(row)
+
+
 def ahead(row: GameRow, loaded: Version) -> Callable[[], None] | None:
     """What renders, once the scorekeeper's page of a new version is sent, the read-only
     pages a phone was sent on the version before or the one before that (each language
@@ -57,7 +68,7 @@ def ahead(row: GameRow, loaded: Version) -> Callable[[], None] | None:
             try:
                 with app.test_request_context(path, base_url=root,
                                               headers={"Cookie": f"{i18n.COOKIE}={code}"}):
-                    render_ahead(row, loaded, rendered(row), last)
+                    render_ahead(row, loaded, renderer(row, path), last)
             except Exception:  # the poll renders it then
                 app.logger.exception("rendering a read-only page ahead")
     return render_all

@@ -54,3 +54,27 @@ def test_compare_from_the_read_only_page_fits_a_phone(browser, game_server, js):
         assert page.locator("#compare-rows tr.differs").count() > 0
     finally:
         ctx.close()
+
+
+def cut_words(page, selector: str) -> list[str]:
+    """The elements whose own text takes more lines than it has words: a word was cut."""
+    return page.evaluate("""(sel) => [...document.querySelectorAll(sel)].filter(e => {
+        const node = [...e.childNodes].find(n => n.nodeType === 3 && n.textContent.trim());
+        const range = document.createRange(); range.selectNodeContents(node);
+        const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+        return lines > node.textContent.trim().split(/\\s+/).length;
+    }).map(e => e.textContent.trim())""", selector)
+
+
+def test_the_totals_headings_are_never_cut_on_a_phone(browser, game_server):
+    """«Победитель» and the column heads stay whole words at 390 px (it read «Победите-ль»)."""
+    base, row = game_server
+    ctx, page = sized(browser, PHONE, js=True)
+    try:
+        page.goto(f"{base}/v/{row.view_token}/compare?preset=classic&agreements_shown=1"
+                  "&ag_bolt_penalty=none")
+        assert page.locator("#totals tbody th").inner_text() == "Победитель"
+        assert cut_words(page, "#totals th") == []
+        no_page_overflow(page)
+    finally:
+        ctx.close()

@@ -272,3 +272,54 @@ def test_four_players_keep_the_preview_and_save_in_reach(live_server, phone):
     box = page.locator("#points_1").bounding_box()
     bar = page.locator("#save").bounding_box()
     assert box["y"] + box["height"] <= bar["y"] or box["y"] >= bar["y"] + bar["height"]
+
+
+def test_a_typed_125_is_marked_on_its_field_before_it_is_left(live_server, phone):
+    """The last field typed, 125, still focused: the live preview marks it and names it
+    (a value typed wrong needs no leaving; only a blank field's complaint waits)."""
+    page = phone()
+    new_game(page, live_server, names=NAMES)
+    fill_deal(page, 0, 100, {2: 0})
+    typed(page, "#points_1", ["1", "2", "5"])
+    settled(page)
+    assert page.evaluate("document.activeElement.id") == "points_1"
+    assert page.get_attribute("#points_1", "aria-invalid") == "true"
+    live = page.locator("#preview-msg").inner_text()
+    assert "Вениамин" in live and "125" in live
+
+
+def test_the_concession_shows_what_it_changes_before_its_second_tap(live_server, phone):
+    """«Роспись…» opened: each player's change and new total are in the box above «Да,
+    записать роспись», and the saved row has those totals."""
+    page = phone()
+    new_game(page, live_server, names=NAMES)
+    open_form(page)
+    page.click("label.pick.p1")
+    page.fill("#contract", "110")
+    page.click("#raspis-ask")
+    page.wait_for_selector("#raspis-preview:not([hidden])")
+    page.wait_for_function("() => document.querySelector('.rv-score').textContent !== ''")
+    shown = page.locator("#raspis-preview .rv-score").all_inner_texts()
+    box = page.locator("#raspis-preview").bounding_box()
+    assert box["y"] < page.locator("#raspis").bounding_box()["y"]
+    page.click("#raspis")
+    page.wait_for_url(GAME)
+    totals = page.locator("#totals .score").all_inner_texts()
+    assert [s.replace("→", "").strip() for s in shown] == totals
+
+
+def test_the_adjustment_shows_what_it_changes_before_it_is_saved(live_server, phone):
+    """The penalty panel: a player and an amount typed, each player's change and new
+    total show above «Сохранить поправку»."""
+    page = phone()
+    new_game(page, live_server, names=NAMES)
+    open_form(page)
+    page.click("#adjustment > summary")
+    page.select_option("#player", "2")
+    page.select_option("#reason", "other")
+    page.fill("#amount", "-120")
+    page.wait_for_selector("#adjustment-preview:not([hidden])")
+    page.wait_for_function("() => document.querySelector('#adjustment-preview .rv-delta')"
+                           ".textContent !== ''")
+    deltas = page.locator("#adjustment-preview .rv-delta").all_inner_texts()
+    assert deltas == ["0", "0", "\u2212120"], deltas

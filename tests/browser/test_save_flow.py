@@ -272,14 +272,15 @@ def test_wording_fixes(live_server, phone, tmp_path):
     page.wait_for_url(GAME)
     deal(page, 2, 120, {0: 20, 1: 20})
     deal(page, 0, 120, {1: 20, 2: 20})
-    # an edit that changes no later total says so in words, not «в 0 конах»
+    # an edit that changes no total says so in words, once, not «в 0 конах»
     open_form(page, "#row-3 td.n a")
     history = page.locator("#history time").first
     assert "UTC" not in history.inner_text()  # the phone's own time
     page.click("#save")
     page.wait_for_url(GAME)
     changed = page.locator("#changed").inner_text()
-    assert "в 0" not in changed and "не изменились" in changed
+    assert "в 0" not in changed and "Ни один итог не изменился." in changed
+    assert "Итоги следующих конов" not in changed  # one true sentence, not two
     # a won game from the barrel scenario shows nobody on the barrel any more
     log = json.loads((SCENARIOS / "barrel" / "winning_deal_still_seats_others.json")
                      .read_text())["game"]

@@ -112,19 +112,20 @@ def test_every_figure_is_a_direct_count_over_the_protocols(logs):
                 counts = figures.counts()
                 expected = direct(logs, player.name)
                 assert {k: counts[k] for k in expected} == expected, player.name
-                assert len(figures.bolts.sources) == expected["bolts"]
-                assert set(figures.games.games) <= set(ids)
+                assert len(figures["bolts"].sources) == expected["bolts"]
+                assert set(figures["games"].games) <= set(ids)
                 assert len(figures.results) == expected["finished"]
                 assert len(figures.unfinished) == expected["games"] - expected["finished"]
                 more = direct_more(logs, player.name)
-                assert [figures.dark_taken.value, figures.dark_made.value] == more["dark"]
-                assert [figures.golden_taken.value, figures.golden_made.value] == more["golden"]
-                assert figures.bolt_penalties.value == more["bolt_penalties"]
+                assert [figures["dark_taken"].value, figures["dark_made"].value] == more["dark"]
+                assert [figures["golden_taken"].value,
+                        figures["golden_made"].value] == more["golden"]
+                assert figures["bolt_penalties"].value == more["bolt_penalties"]
                 assert {c: f.value for c, f in figures.falls_by_cause.items() if f.value} == \
                     more["falls"]
                 assert {s: f.value for s, f in figures.marriages.items()} == more["marriages"]
-                assert figures.barrel_wins.value == more["barrel_wins"]
-                assert figures.best_total.value == (max(more["totals"]) if more["totals"]
+                assert figures["barrel_wins"].value == more["barrel_wins"]
+                assert figures["best_total"].value == (max(more["totals"]) if more["totals"]
                                                     else None)
             sat = {n for log in logs for n in log["players"]}
             assert {p.name for p in club.roster()} == sat

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from scorer.club.figures import SeatCounts, Summary
 from scorer.club.league import Figure, HeadToHead, Played, Player, nemesis_of, streak
 
 ME = 1
@@ -9,7 +10,8 @@ ME = 1
 
 def won(game_id: int, winner: bool) -> Played:
     """A finished 3-player game with player ME at seat 0, won or lost by ME."""
-    summary = {"finished": True, "winner": 0 if winner else 1}
+    summary = Summary(("Я", "Боря", "Вика"), 10, 0 if winner else 1, (1000, 500, 300),
+                      (1, 2, 3) if winner else (2, 1, 3), (SeatCounts(),) * 3)
     return Played(game_id, "2026-12-01", f"2026-12-01T20:{game_id:02d}", summary, (ME, 2, 3))
 
 

@@ -101,7 +101,8 @@ class Model:
         self.samosval()
         self.decide_winner(None, None, started, set())
         self.enter()
-        if rec["reason"] == "misdeal" and self.ag["misdeal_passes_deal"]:
+        # RULES.md §10: inside the golden round a misdeal keeps the dealer (one deal per seat).
+        if rec["reason"] == "misdeal" and self.ag["misdeal_passes_deal"] and not self.golden_left:
             self.dealer = (self.dealer + 1) % self.players
 
     def deal(self, rec: dict) -> None:
@@ -240,7 +241,7 @@ class Model:
                     self.bolts[s] = 0
                 continue
             self.bolts[s] += weight
-            if ag["bolt_penalty"] != "none" and self.bolts[s] >= 3:
+            while ag["bolt_penalty"] != "none" and self.bolts[s] >= 3:  # each full three
                 self.score[s] -= self.penalty(golden)
                 self.bolts[s] = 0 if ag["bolt_penalty"] == "three_in_a_row" else self.bolts[s] - 3
 

@@ -251,8 +251,9 @@ class GameBuilder:
     def advance(self, record: dict) -> None:
         """Move the model past one record."""
         if (record["type"] == "adjustment" and record["reason"] == "misdeal"
-                and self.ag["misdeal_passes_deal"]):
-            self.dealer = (self.dealer + 1) % self.players  # catalog: the fine passes the deal
+                and self.ag["misdeal_passes_deal"] and not self.golden_left):
+            # catalog: the fine passes the deal, except inside the golden round (RULES.md §10)
+            self.dealer = (self.dealer + 1) % self.players
         if record["type"] not in ("play", "raspis"):
             return
         if record["type"] == "raspis":

@@ -125,3 +125,20 @@ def test_a_game_that_does_not_replay_is_refused_as_it_is():
         assert err.deal == 1
     else:
         raise AssertionError("a bad log was compared")
+
+
+def test_the_logs_changes_apply_on_top_of_the_other_set():
+    """RULES.md §11 «Comparing»: the other set replaces the head only; a change record
+    puts in its values on top of it from the same record on (payout 60, then half)."""
+    log = {"format": "thousand-game/2", "players": ["Аня", "Борис", "Вика"],
+           "agreements": {"preset": "classic", "overrides": {}},
+           "deals": [{"type": "raspis", "declarer": 0, "contract": 160},
+                     {"type": "agreements", "changes": {"raspis_payout": "half"}},
+                     {"type": "raspis", "declarer": 1, "contract": 160}]}
+    result = compare(parse_game(log), resolve_agreements("classic", {"raspis_payout": "sixty"}))
+    assert result.refused is None
+    assert [row.delta for row in result.other.rows] == [(-160, 60, 60), (0, 0, 0),
+                                                        (80, -160, 80)]
+    assert [row.delta for row in result.base.rows] == [(-160, 80, 80), (0, 0, 0),
+                                                       (80, -160, 80)]
+    assert result.differing == (1, 2, 3)  # the scores part at deal 1 and stay apart

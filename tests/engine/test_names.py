@@ -150,3 +150,31 @@ def test_canonical_marriage_keys_still_read():
 def test_spaces_are_folded_before_names_are_compared(spaced):
     """Doubled, leading, trailing or no-break spaces make no other name."""
     assert name_key(spaced) == name_key("Аня Б")
+
+
+@pytest.mark.parametrize("field, cap", [("season", 80), ("who", 40)])
+def test_the_clubs_texts_have_caps_and_the_same_character_rules(field, cap):
+    """A season's name and who changed the rules: the caps, and every character the log's
+    texts refuse (these were stored as typed before)."""
+    from scorer.engine.names import check_text
+
+    check_text(field, "Ж" * cap)
+    with pytest.raises(RuleError) as err:
+        check_text(field, "Ж" * (cap + 1))
+    assert err.value.rule == "text.long"
+    for ch, rule in (("\u202e", "text.hidden"), ("\x00", "text.hidden"),
+                     ("\x1b", "text.hidden"), ("\u200b", "text.hidden"),
+                     ("\ue000", "text.unreadable"), ("\U000e0041", "text.hidden"),
+                     ("\u2800", "text.invisible"), ("\u3164", "text.invisible")):
+        with pytest.raises(RuleError) as err:
+            check_text(field, f"Ос{ch}ень")
+        assert (err.value.field, err.value.rule) == (field, rule), hex(ord(ch))
+
+
+def test_visible_only_keeps_what_the_rules_take():
+    """A file name made of a text stored before the rules loses exactly the refused
+    characters; marks, letters, digits and spaces stay."""
+    from scorer.engine.names import visible_only
+
+    assert visible_only("Ос\u202eень\u200b 2026\u3164\x00\ue000") == "Осень 2026"
+    assert visible_only("Nguyễn Zoë") == "Nguyễn Zoë"

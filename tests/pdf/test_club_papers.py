@@ -52,3 +52,16 @@ def test_a_shared_table_prints_too(app, client):
     path = share.split('value="http://localhost', 1)[1].split('"', 1)[0]
     r = app.test_client().get(f"{path}/paper.pdf")
     assert r.status_code == 200 and "Турнирная таблица" in pages(r.data)[0]
+
+
+def test_the_records_name_each_game_as_the_table_knows_it(app, client):
+    """«игра 2, кон 5» was the stored id: the paper says the game's day, the time it was
+    started and its players (its title where it has one)."""
+    import re
+
+    store_club(app)
+    as_host(client)
+    body = " ".join(pages(client.get("/club/table.pdf").data)[0].split())
+    assert not re.search(r"\b(игра|game) \d", body), body
+    named = re.findall(r"\d{4}-\d\d-\d\d, \d\d:\d\d \([^)]*·[^)]*\)", body)
+    assert len(named) >= 3, body

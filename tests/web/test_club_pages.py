@@ -11,9 +11,12 @@ import re
 import pytest
 from club_web import as_host, csrf, store_club
 
+from scorer import create_app
 from scorer.club import Club
 from scorer.club import service as club_service
+from scorer.club_store import ClubStore
 from scorer.web.db import get_store
+from scorer.web.lru import clear_caches
 
 
 @pytest.fixture
@@ -66,14 +69,14 @@ def test_the_player_page_shows_every_figure_linked_to_its_games(app, client, hos
                 "samosvals"):
         row = re.search(rf'<tr id="fig-{key}">(.*?)</tr>', html, re.S)
         assert row, key
-        figure = getattr(figures, key)
+        figure = figures[key]
         if figure.sources:
             assert f'/club/sources/p{anya}.{key}"' in row.group(1), key
     assert 'id="by-size"' in html and 'id="head-to-head"' in html
     assert f'/club/players/{anya}/rating.svg' in html
     # The bolts' sources page lists each game with its deals, linked to the game page.
     page = text(client.get(f"/club/sources/p{anya}.bolts"))
-    for game_id, deal in figures.bolts.sources:
+    for game_id, deal in figures["bolts"].sources:
         with app.app_context():
             token = get_store().game(game_id).edit_token
         assert f"/g/{token}?rows=all#row-{deal}" in page
@@ -246,17 +249,9 @@ def test_the_player_page_uses_the_words_of_stats_md(app, client, host):
     from pathlib import Path
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "STATS.md").read_text("utf-8")
-    table = doc.split("| Figure | Russian |")[1].split("\n\n")[0]
-    words = []
-    for line in table.splitlines()[2:]:
-        russian = line.split("|")[2].strip()
-        if " / " in russian:  # «средний / лучший / худший итог»: one word per figure
-            *heads, last = russian.split(" / ")
-            tail = last.split(" ", 1)
-            words += [f"{h} {tail[1]}" if len(tail) > 1 and " " not in h else h
-                      for h in heads] + [last]
-        else:
-            words.append(russian)
+    table = doc.split("| Name | Figure | Russian |")[1].split("\n\n")[0]
+    words = [line.split("|")[3].strip() for line in table.splitlines()[2:]]
+    assert len(words) == 26
     html = text(client.get(f"/club/players/{player_id(app, 'Аня')}")).lower()
     missing = [w for w in words + ["выше", "ниже", "вровень", "соперник", "личные встречи"]
                if w.lower() not in html]
@@ -289,7 +284,7 @@ def test_a_kept_club_page_equals_a_fresh_render(app, client, host):
             client.get(f"/lang/{lang}")
             for path in paths:
                 if fresh:
-                    club_service._STATES.clear()
+                    clear_caches(app)
                 answer = client.get(path)
                 assert answer.status_code == 200, path
                 pages.append(answer.get_data())
@@ -307,6 +302,30 @@ def test_a_kept_club_page_equals_a_fresh_render(app, client, host):
         assert first_difference(served(fresh=True), kept) is None
 
 
+def test_the_clubs_memory_is_the_apps_and_emptied_with_its_caches(app, client, host,
+                                                                   monkeypatch):
+    """The club's states and parsed summaries live in the app (another app on the same
+    file keeps its own) and clear_caches empties them: the next page reads every summary
+    from the file again, and replays none."""
+    assert client.get("/club/table").status_code == 200
+    states, summaries = (app.extensions[f"scorer_club_{k}"] for k in ("states", "summaries"))
+    assert len(states.items) == 1 and len(summaries.items) == 6  # the counted games
+    read = []
+    real = ClubStore.summaries
+    monkeypatch.setattr(ClubStore, "summaries", lambda self, ids: read.append(len(ids))
+                        or real(self, ids))
+    monkeypatch.setattr(club_service, "summary_from", lambda *a: pytest.fail("replayed"))
+    assert client.get("/club/table").status_code == 200
+    assert read == []  # from the app's memory
+    clear_caches(app)
+    assert len(states.items) == len(summaries.items) == 0
+    assert client.get("/club/table").status_code == 200
+    assert read == [6] and len(summaries.items) == 6
+    other = create_app({"TESTING": True, "INSTANCE_PATH": app.instance_path,
+                        "SECRET_KEY": "other", "HOST_KEY": "k" * 24})
+    assert len(other.extensions["scorer_club_states"].items) == 0
+
+
 def first_difference(pages: list[bytes], others: list[bytes]) -> tuple[int, str] | None:
     """Where two lists of answers first differ (the page's number and the text around)."""
     for n, (a, b) in enumerate(zip(pages, others, strict=True)):
@@ -315,3 +334,43 @@ def first_difference(pages: list[bytes], others: list[bytes]) -> tuple[int, str]
             return n, a[max(0, i - 120):i + 80].decode(errors="replace") + " ≠ " + \
                 b[max(0, i - 120):i + 80].decode(errors="replace")
     return None
+
+
+def test_the_host_adds_a_player_before_their_first_game(app, client, host):
+    """«Добавить игрока» on the roster: the new player is listed and is a chip on the next
+    new game; the same name twice is refused; the history can take it back."""
+    roster = text(client.get("/club"))
+    assert 'id="add-player"' in roster and "Добавить игрока" in roster
+    token = csrf(roster)
+    r = client.post("/club/add", data={"csrf_token": token, "name": "  Дина  "},
+                    follow_redirects=True)
+    assert "Добавлен игрок: Дина" in text(r)
+    assert re.search(r'<b>Дина</b>\s*<small>0 партий', text(client.get("/club")))
+    assert 'value="Дина" class="chip"' in text(client.get("/new"))
+    r = client.post("/club/add", data={"csrf_token": token, "name": "Дина"},
+                    follow_redirects=True)
+    assert "Дина — уже игрок клуба" in text(r)
+    assert text(client.get("/club")).count("<b>Дина</b>") == 1
+    with app.app_context():
+        added = club_of(app).history()[0]
+    assert added.kind == "add"
+    client.post("/club/undo", data={"csrf_token": token, "change": added.id})
+    assert "<b>Дина</b>" not in text(client.get("/club"))
+
+
+def test_games_are_named_as_a_person_knows_them(app, client, host):
+    """A player's page, the records and the history name a game by its day and the time it
+    was started (four games of one evening are told apart), never by its stored id."""
+    anya = player_id(app, "Аня")
+    page = text(client.get(f"/club/players/{anya}"))
+    games = page.split('id="games"', 1)[1]
+    labels = re.findall(r"<b>([^<]+)</b> · ", games)
+    assert labels and all(re.fullmatch(r"\d{4}-\d\d-\d\d, \d\d:\d\d", x) for x in labels), labels
+    records = text(client.get("/club/table")).split('id="records"', 1)[1]
+    assert re.search(r"<small>\d{4}-\d\d-\d\d, \d\d:\d\d \(", records), records[:800]
+    token = csrf(text(client.get("/club")))
+    client.post(f"/club/games/{host['guest']}/count",
+                data={"csrf_token": token, "counted": "1", "back": "roster"})
+    history = text(client.get("/club/history"))
+    assert re.search(r"Партия 2026-11-20, \d\d:\d\d \(Дина · Аня · Вика\) засчитана", history)
+    assert not re.search(r"Партия \d+ засчитана", history)

@@ -196,8 +196,8 @@ def test_delete_and_restore_keep_every_revision(app, table):
     assert notes == ["add", "delete", "restore"]
     history = table.client.get(f"{game}/deal/{first}").get_data(as_text=True)
     assert "История этого кона" in history
-    assert [m for m in ("записан", "удалён", "восстановлен") if m in history] == [
-        "записан", "удалён", "восстановлен"]
+    assert [m for m in ("записан", "удалён", "возвращён") if m in history] == [
+        "записан", "удалён", "возвращён"]
 
 
 def test_delete_refused_when_a_later_deal_would_break(table):
@@ -364,7 +364,9 @@ def test_an_error_about_a_field_the_form_hides_is_shown_on_top(table):
                    points_2="0", nt_2="1", dark="1")
     html = r.get_data(as_text=True)
     assert 'name="dark"' not in html
-    assert re.search(r'<li class="error top-error">[^<]*втёмную', html)
+    # The rule's title is said once, as the link to the rules sheet.
+    assert re.search(r'<li class="error top-error">[^<]*<a href="[^"]*#dark">игра втёмную</a>',
+                     html)
     assert table.slot_ids(game) == []
 
 

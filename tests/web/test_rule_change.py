@@ -257,3 +257,41 @@ def test_a_confirm_is_bound_to_its_version(client, game, app):
     assert client.post(f"/g/{game.edit_token}/agreements", data=fields).status_code == 400
     assert [r["type"] for r in st.records(game.id)] == ["raspis", "play", "redeal"]
     st.db.close()
+
+
+def test_import_names_the_earliest_bad_record(client):
+    """RULES.md §10: deal 1 breaks max_contract, deal 2 is an unreadable change: the
+    import form names deal 1 (a reader of the protocol looks there first), stores nothing."""
+    log = {**HEAD, "format": "thousand-game/2",
+           "agreements": {"preset": "classic", "overrides": {"max_contract": 120}},
+           "deals": [{"type": "play", "declarer": 1, "contract": 125, "points": [20, 100, 0],
+                      "marriages": {"1": ["hearts"]}},
+                     {"type": "agreements", "changes": {"penalty": 4}}]}
+    home = client.get("/").get_data(as_text=True)
+    answer = client.post("/import", data={
+        "csrf_token": csrf_of(home),
+        "file": (io.BytesIO(json.dumps(log).encode()), "g.json")},
+        content_type="multipart/form-data")
+    text = html_lib.unescape(answer.get_data(as_text=True))
+    assert answer.status_code == 422
+    assert "кон 1" in text.lower() and "кон 2" not in text.lower()
+    assert client.get("/").get_data(as_text=True).count("/g/") == 0
+
+
+def test_the_comparison_says_the_logs_changes_apply_on_top(client, app):
+    """RULES.md §11 «Comparing»: with a change record at deal 3, the «А если бы…» page
+    says that change applies on top of the other set too, from the same deal."""
+    row, st = stored(app, [*DEALS, {"type": "agreements", "changes": {"penalty": 100}}])
+    st.db.close()
+    page = client.get(f"/g/{row.edit_token}/compare?preset=polish").get_data(as_text=True)
+    note = page[page.index('id="changes-on-top"'):][:400]
+    assert "Правила меняли по ходу партии на коне № 3" in note
+    plain = client.get(f"/g/{game_token(app)}/compare?preset=polish").get_data(as_text=True)
+    assert 'id="changes-on-top"' not in plain  # a log without changes says nothing
+
+
+def game_token(app) -> str:
+    """The edit token of a fresh game without change records."""
+    row, st = stored(app)
+    st.db.close()
+    return row.edit_token

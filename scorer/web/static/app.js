@@ -11,6 +11,39 @@
   function $all(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
 
   // ---------------------------------------------------------------- deal form
+  // What a record would change, shown in its box before it is saved (a concession, an
+  // adjustment): the server replays it, nothing is stored. The box's table has cells
+  // .rv-delta and .rv-score per seat, and a note after it for a refusal.
+  function recordPreview(form, action, box, table) {
+    var note = document.getElementById(table.id + "-msg");
+    function show() {
+      if (!box.open) { return; }
+      var data = new FormData(form);
+      data.delete("csrf_token");
+      data.set("action", action);
+      var params = new URLSearchParams(data);
+      if (form.dataset.edit) { params.set("edit", form.dataset.edit); }
+      fetch(form.dataset.preview + "?" + params.toString(), { headers: { "Accept": "application/json" }, cache: "no-store" })
+        .then(function (r) { return r.json(); })
+        .then(function (res) {
+          table.hidden = !res.ok;
+          note.textContent = res.ok ? "" : res.errors.map(function (e) { return e.text; }).join(" · ");
+          if (!res.ok) { return; }
+          res.delta.forEach(function (d, s) {
+            $(".rv-delta[data-seat='" + s + "']", table).textContent = signed(d);
+            $(".rv-score[data-seat='" + s + "']", table).textContent = "→ " + number(res.score[s]);
+          });
+        })
+        .catch(function () { note.textContent = ""; });
+    }
+    var timer = null;
+    function later() { clearTimeout(timer); timer = setTimeout(show, 200); }
+    box.addEventListener("toggle", show);
+    form.addEventListener("change", later);
+    form.addEventListener("input", later);
+    form.addEventListener("click", later);  // the ± button changes the amount by script
+  }
+
   function dealForm(form) {
     var contract = $("#contract", form);
     var step = parseInt(contract.dataset.step, 10);  // the agreements, from the page
@@ -105,6 +138,10 @@
         .catch(function () { msg.textContent = ""; });
     }
 
+    // «Роспись…» opened: what the concession would change, before its second tap.
+    var raspisBox = $("#raspis-confirm", form);
+    if (raspisBox) { recordPreview(form, "raspis", raspisBox, $("#raspis-preview")); }
+
     // The fields the live preview finds wrong are marked, as a refused save marks them.
     function markLive(errors) {
       $all("[data-live-invalid]", form).forEach(function (f) {
@@ -120,11 +157,18 @@
 
     var touched = {};
     form.addEventListener("focusout", function (ev) {
-      if (ev.target && ev.target.name) { touched[ev.target.name] = true; }
+      if (ev.target && ev.target.name && !touched[ev.target.name]) {
+        touched[ev.target.name] = true;
+        schedule();  // a complaint that waited for this field to be left is due now
+      }
     });
     function shownError(e) {
       if (e.field === "points" || e.field === "marriages" || e.field === "no_tricks") {
         if (e.seat === null) { return Object.keys(touched).some(function (k) { return k.indexOf("points_") === 0; }); }
+        // A value typed wrong (125) is marked at once; a blank one waits until left.
+        var typedHere = $("#points_" + e.seat);
+        if (e.field === "points" && typedHere && typedHere.dataset.typed === "1"
+            && typedHere.value.trim() !== "") { return true; }
         return !!touched["points_" + e.seat];
       }
       if (e.field === "top" || e.field === "stale") { return true; }
@@ -358,12 +402,17 @@
   function poll(live) {
     var seconds = Math.max(5, parseInt(live.dataset.poll, 10) || 5); // never more often than every 5 s
     var etag = live.dataset.etag || null;
-    var lastOk = new Date();
+    // A page kept by the service worker is as old as the time it was kept.
+    var lastOk = live.dataset.keptAt ? new Date(live.dataset.keptAt) : new Date();
     // Old totals must not pass for current ones: a failed poll says so above the page,
     // with the time of the last answer, until a poll gets through again.
     function reachable(ok) {
       var box = document.getElementById("offline");
-      if (ok) { lastOk = new Date(); if (box) { box.remove(); } return; }
+      if (ok) {
+        lastOk = new Date(); if (box) { box.remove(); }
+        var kept = document.getElementById("kept"); if (kept) { kept.remove(); }
+        return;
+      }
       if (!box) {
         box = document.createElement("p");
         box.id = "offline"; box.className = "offline error"; box.setAttribute("role", "status");
@@ -483,6 +532,11 @@
   document.addEventListener("DOMContentLoaded", function () {
     var form = $("#deal-form");
     if (form) { dealForm(form); }
+    var adjusting = document.getElementById("adjustment-form");
+    if (adjusting) {
+      recordPreview(adjusting, "adjustment", document.getElementById("adjustment"),
+                    document.getElementById("adjustment-preview"));
+    }
     var live = $("#live[data-poll]");
     if (live) { poll(live); }
     var ng = $("#new-game");
@@ -626,4 +680,76 @@
     Array.prototype.forEach.call(document.querySelectorAll("time.spoken"), spoken);
     Array.prototype.forEach.call(document.querySelectorAll("button[data-copy]"), copier);
   });
+})();
+
+// ==================================================================== awake while scoring ==
+// The scorekeeper's game page holds a screen wake lock while it is visible, with a switch
+// to turn it off (remembered on this phone). The API exists only in a secure context
+// (HTTPS, localhost); elsewhere the switch is shown disabled and says so, once, beside it.
+// No fallback: the one that works without a secure context plays a hidden video.
+(function () {
+  "use strict";
+  var KEY = "thousand.wake";
+
+  function wakeSwitch(box) {
+    var input = box.querySelector("input");
+    var note = box.querySelector(".wake-note");
+    var sentinel = null;
+    box.hidden = false;
+    if (!("wakeLock" in navigator)) {
+      input.checked = false; input.disabled = true;
+      note.textContent = box.dataset.unavailable;
+      return;
+    }
+    input.checked = localStorage.getItem(KEY) !== "off";
+    function hold() {
+      if (!input.checked || sentinel || document.visibilityState !== "visible") { return; }
+      navigator.wakeLock.request("screen").then(function (s) {
+        sentinel = s;
+        box.dataset.held = "1";
+        s.addEventListener("release", function () {
+          if (sentinel === s) { sentinel = null; }
+          delete box.dataset.held;
+        });
+        if (!input.checked) { letGo(); }  // turned off while the request was pending
+      }, function (err) {
+        note.textContent = box.dataset.refused + " (" + err.name + ")";
+      });
+    }
+    function letGo() {
+      if (sentinel) { var s = sentinel; sentinel = null; s.release(); }
+    }
+    input.addEventListener("change", function () {
+      localStorage.setItem(KEY, input.checked ? "on" : "off");
+      note.textContent = "";
+      if (input.checked) { hold(); } else { letGo(); }
+    });
+    // The browser releases the lock when the page is hidden; it is taken again on return.
+    document.addEventListener("visibilitychange", hold);
+    hold();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("wake");
+    if (box) { wakeSwitch(box); }
+  });
+})();
+
+// ==================================================================== offline after a reload
+// The service worker (/sw.js) keeps the app shell and the game pages this phone opened, for
+// a reload without a connection. Browsers allow one only in a secure context (HTTPS,
+// localhost); over plain http on the Wi-Fi nothing is registered (the wake lock's switch
+// says so on the scorekeeper's page).
+(function () {
+  "use strict";
+  function offlineShell() {
+    var words = document.getElementById("offline-words");
+    if (!words || !words.dataset.sw || !window.isSecureContext || !("serviceWorker" in navigator)) {
+      return;
+    }
+    // Its scope: the app's root (the script root, where /sw.js is served).
+    var scope = words.dataset.sw.replace(/sw\.js$/, "");
+    navigator.serviceWorker.register(words.dataset.sw, { scope: scope }).catch(function () {});
+  }
+  window.addEventListener("load", offlineShell);
 })();
