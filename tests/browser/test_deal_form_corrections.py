@@ -313,8 +313,7 @@ def test_the_adjustment_shows_what_it_changes_before_it_is_saved(live_server, ph
     total show above «Сохранить поправку»."""
     page = phone()
     new_game(page, live_server, names=NAMES)
-    open_form(page)
-    page.click("#adjustment > summary")
+    open_form(page)  # the game page's «Штраф или бонус»: the panel comes open
     page.select_option("#player", "2")
     page.select_option("#reason", "other")
     page.fill("#amount", "-120")
