@@ -79,7 +79,7 @@ def repeated(row: GameRow) -> bool:
 
 
 def landing(row: GameRow) -> str:
-    """Where every save lands: the game page's top (totals, «Record a deal», newest rows)."""
+    """Where every save lands: the game page's top (totals, the next deal's form, newest rows)."""
     return url_for("game.page", token=row.edit_token)
 
 
@@ -369,13 +369,8 @@ def checked_replay(loaded: Loaded, record: JsonDict, slot_id: int | None, entry:
         return None
 
 
-def ahead(loaded: Loaded) -> dict[str, Any]:
-    """What the new deal's page needs to number and seat the deals it keeps while there is
-    no connection: the live count and the engine's seatings (the page never scores)."""
-    return {"count": len(loaded.slots.live), "states": [
-        {"dealer": s.next.dealer, "forced": s.next.forced_declarer, "golden": s.next.golden,
-         "active": list(s.next.active), "then": dict(s.then)}
-        for s in loaded.timeline.seatings()]}
+# The seatings a new deal's form carries (the game page's form has them too).
+ahead = page_model.ahead
 
 
 def show_form(loaded: Loaded, setup: Setup, entry: Entry, slot_id: int | None, *,

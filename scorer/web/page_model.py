@@ -13,7 +13,7 @@ from scorer import chart, marks
 from scorer.engine import Protocol, RuleError
 from scorer.marks import Tally
 from scorer.store import GameRow, JsonDict, PlaySpan
-from scorer.web import protocol_rows
+from scorer.web import deal_input, protocol_rows
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
 from scorer.web.i18n import lang
@@ -84,6 +84,36 @@ def cards(protocol: Protocol, ag: Any, counts: list[Tally]) -> list[Card]:
 
 
 @dataclass(frozen=True)
+class NextDeal:
+    """The form for the next deal as the game page shows it (under the totals): one tap
+    less than a link to the deal page, and it keeps recording while offline."""
+
+    setup: deal_input.Setup
+    entry: deal_input.Entry
+    number: int  # the deal it records
+    ahead: dict[str, Any]  # the seatings the outbox numbers and seats queued deals by
+
+
+def ahead(loaded: Loaded) -> dict[str, Any]:
+    """What the new deal's page needs to number and seat the deals it keeps while there is
+    no connection: the live count and the engine's seatings (the page never scores)."""
+    return {"count": len(loaded.slots.live), "states": [
+        {"dealer": s.next.dealer, "forced": s.next.forced_declarer, "golden": s.next.golden,
+         "active": list(s.next.active), "then": dict(s.then)}
+        for s in loaded.timeline.seatings()]}
+
+
+def next_deal(loaded: Loaded) -> NextDeal | None:
+    """The next deal's form for the game page (None once the game is won)."""
+    nxt = loaded.protocol.next
+    if nxt is None or loaded.protocol.winner is not None:
+        return None
+    setup = deal_input.setup_for(loaded.game, nxt)
+    return NextDeal(setup=setup, entry=deal_input.defaults(setup),
+                    number=len(loaded.slots.live) + 1, ahead=ahead(loaded))
+
+
+@dataclass(frozen=True)
 class GamePage:
     """Everything the game page's templates show, as one object (``page`` in them)."""
 
@@ -107,6 +137,7 @@ class GamePage:
     edits: list[tuple[int, str]] = field(default_factory=list)  # (number, note) since the
     # newest deal was added: past deals edited, deleted or restored (read-only page)
     edited: frozenset[int] = frozenset()  # slots of those rows, marked in the protocol
+    deal: NextDeal | None = None  # the next deal's form (edit link, game not won)
     span: PlaySpan | None = None  # when a finished game started and ended
     # What each player did over the game (bolts, penalties, falls, concessions): the
     # protocol's own counters are those towards the next penalty, reset by it.
@@ -171,7 +202,8 @@ def context(row: GameRow, editable: bool, loaded: Version | None = None, *,
         legend=protocol_rows.legend(loaded.game.agreements, len(players)),
         tallies=counts, chart=chart_svg(loaded),
         # Only a finished game says how long it took: one query, once per version.
-        span=get_store().span(row.id) if protocol.winner is not None else None)
+        span=get_store().span(row.id) if protocol.winner is not None else None,
+        deal=next_deal(loaded) if editable else None)
 
 
 def edited_since(loaded: Loaded) -> list[tuple[int, str, int]]:
@@ -202,8 +234,8 @@ def render(row: GameRow, editable: bool, loaded: Version | None = None, *,
     page = context(row, editable, loaded, etag=etag, refusal=refusal, banner=banner)
     if editable and blanks:
         return render_template("game/page.html", page=page, confirm=BlankForm(),
-                               new_sid=lambda: SID_BLANK)
-    return render_template("game/page.html", page=page,
+                               new_sid=lambda: SID_BLANK, signs=deal_input.SUIT_SIGNS)
+    return render_template("game/page.html", page=page, signs=deal_input.SUIT_SIGNS,
                            confirm=ConfirmForm() if editable else None)
 
 

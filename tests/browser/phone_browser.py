@@ -12,7 +12,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 PHONE = {"width": 390, "height": 844}
 HOST_KEY = "browser-host-key-abcdefghijklmnop"
-FORM = re.compile(r"/g/[^/?#]+/deal(/\d+)?(\?[^#]*)?$")
+FORM = re.compile(r"/g/[^/?#]+/deal(/\d+)?(\?[^#]*)?(#[A-Za-z-]*)?$")
 # axe-core, from the axe-playwright-python package (no download); a page it checks needs
 # a context with bypass_csp=True, since it goes in as a script of its own.
 AXE = Path(__import__("axe_playwright_python").__file__).parent / "axe.min.js"

@@ -178,8 +178,8 @@ def test_the_adjustment_shows_its_amount_and_player(live_server, phone):
     """The default reason's amount is a real value; the player is the one it concerns."""
     page = phone()
     new_game(page, live_server)  # first dealer Аня: Вика, on her right, cuts
-    open_form(page)
-    page.click("#adjustment summary")
+    open_form(page)  # the game page's «Штраф или премия» opens the deal page with it open
+    assert page.locator("#adjustment").get_attribute("open") is not None
     assert page.locator("#reason").input_value() == "cut_nines"
     assert page.input_value("#amount") == "\u2212120"
     assert page.locator("#player").input_value() == "2"
@@ -258,8 +258,8 @@ def test_four_players_keep_the_preview_and_save_in_reach(live_server, phone):
     """At the top of a 4-player form the preview and «Сохранить» are on the screen; the
     last field is still reachable, never under the bar."""
     page = phone()
-    new_game(page, live_server, names=("Аня", "Борис", "Вика", "Гена"))
-    open_form(page)
+    game = new_game(page, live_server, names=("Аня", "Борис", "Вика", "Гена"))
+    page.goto(game + "/deal")  # the deal page (the game page's link lands on its penalty)
     assert page.evaluate("window.scrollY") == 0
     assert in_view(page, "#save") and in_view(page, "#preview .pv-delta")
     last = page.locator("#deal-form input:not([type=hidden]), #deal-form select").last
@@ -313,8 +313,7 @@ def test_the_adjustment_shows_what_it_changes_before_it_is_saved(live_server, ph
     total show above «Сохранить поправку»."""
     page = phone()
     new_game(page, live_server, names=NAMES)
-    open_form(page)
-    page.click("#adjustment > summary")
+    open_form(page)  # the game page's «Штраф или бонус»: the panel comes open
     page.select_option("#player", "2")
     page.select_option("#reason", "other")
     page.fill("#amount", "-120")

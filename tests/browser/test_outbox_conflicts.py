@@ -81,8 +81,8 @@ def test_deals_kept_offline_are_numbered_and_seated_as_the_engine_will(live_serv
     page.wait_for_url(GAME)
     assert page.locator("#keep-open").count() == 0
     assert protocol(page)[:2] == ["Борис 100", "Вика 110"] and len(stored(page, game)) == 3
-    state = page.inner_text("#state")
-    assert "Следующий кон: 4." in state and "Сдающий: Вика." in state
+    state = page.inner_text("#deal-state")  # the game page's form for the next deal
+    assert page.inner_text("#deal-title") == "Кон 4" and "Сдающий: Вика." in state
     assert "На сотне: Аня." in state
 
 

@@ -50,8 +50,7 @@ def deal(page, declarer, contract, points, wait=True):
 
 
 def redeal(page):
-    """Record a redeal from the game page (it asks a second tap)."""
-    page.click("#record-deal")
+    """Record a redeal on the game page's own form (it asks a second tap)."""
     page.click("#redeal-ask")
     page.click("#redeal")
     page.wait_for_url(GAME)
@@ -84,16 +83,19 @@ def rows(page) -> list[int]:
 # -- 1. landing ------------------------------------------------------------------------
 
 def test_after_a_save_totals_button_and_newest_row_are_in_view(live_server, phone):
-    """Item 1: after a save the totals, «Записать кон» and the new row are on the screen."""
+    """Item 1: after a save the totals and the next deal's form (its heading, names and
+    chips) are on the screen, the protocol newest row first just under the form."""
     page = phone()
     new_game(page, live_server)
     deal(page, 0, 100, {1: 10, 2: 10})
     deal(page, 1, 100, {0: 10, 2: 10})
     deal(page, 2, 100, {0: 10, 1: 10})
     assert page.evaluate("window.scrollY") == 0
-    assert in_view(page, "#totals") and in_view(page, "#record-deal")
+    assert in_view(page, "#totals") and in_view(page, "#undo-ask")
+    assert in_view(page, "#deal-title") and in_view(page, "#deal-form fieldset.declarer")
+    assert in_view(page, "#deal-form button.chip[data-contract='100']")
+    assert page.locator("#deal-title").inner_text() == "Кон 4"
     assert rows(page) == [3, 2, 1]  # newest first
-    assert in_view(page, "#row-3")
     # an edit lands the same way, with its change summary in view
     page.click("#row-1 td.n a")
     page.fill("#points_1", "20")

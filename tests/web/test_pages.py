@@ -240,7 +240,7 @@ def test_english_switch_and_plurals(table):
     r = table.client.get("/lang/en?next=" + game)
     assert r.status_code == 302 and r.headers["Location"] == game
     html = table.client.get(game).get_data(as_text=True)
-    assert "Record a deal" in html and "Score sheet" in html
+    assert "Penalty or bonus (adjustment)" in html and "Score sheet" in html
     assert "1 concession" in html and "0 concessions" in html
     assert re.search(r'<span class="mark">R</span>', html)
     table.client.get("/lang/ru")

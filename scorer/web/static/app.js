@@ -248,6 +248,70 @@
       });
       if (target && !blank && sum === 120) { target.dataset.typed = ""; target.dataset.auto = "1"; auto.value = d; }
     })();
+    // Few taps a deal: a chip moves on to the first points to type, the keyboard's key goes
+    // from field to field («next») and saves from the last one («done»), and a name tapped
+    // before any contract opens the contract field (the chips stay in view under it).
+    function toType() {  // the points fields the scorekeeper types, in order
+      var d = declarer();
+      return pointInputs().filter(function (inp) {
+        return !(derives && inp.closest(".seat").dataset.seat === d);
+      });
+    }
+    function hints() {
+      var order = toType();
+      contract.setAttribute("enterkeyhint", order.length ? "next" : "done");
+      pointInputs().forEach(function (inp) {
+        var at = order.indexOf(inp);
+        inp.setAttribute("enterkeyhint", at >= 0 && at < order.length - 1 ? "next" : "done");
+      });
+    }
+    // Above the keyboard: a field being typed sits in the upper half of the screen (the
+    // keyboard and the pinned bar take the lower one); the contract's chips under it too.
+    function intoView(field) {
+      var box = field.getBoundingClientRect();
+      var h = window.innerHeight;
+      var top = field === contract ? h * 0.06 : h * 0.12;
+      if (box.top < 0 || box.bottom > h * 0.5 || (field === contract && box.top > top + 8)) {
+        window.scrollBy(0, box.top - top);
+      }
+    }
+    function typeNext(from) {
+      var order = toType();
+      var next = order[from === contract ? 0 : order.indexOf(from) + 1];
+      if (from === contract) {  // the first points not typed yet, else the first
+        next = order.filter(function (inp) { return inp.value.trim() === ""; })[0] || next;
+      }
+      if (!next) { return false; }
+      next.focus({ preventScroll: true });
+      intoView(next);
+      return true;
+    }
+    form.addEventListener("focusin", function (ev) {
+      if (ev.target === contract || ev.target.classList.contains("pts")) { intoView(ev.target); }
+    });
+    form.addEventListener("keydown", function (ev) {
+      var t = ev.target;
+      if (ev.key !== "Enter" || (t !== contract && !t.classList.contains("pts"))) { return; }
+      var order = toType();
+      if (t === contract || order.indexOf(t) < order.length - 1) {  // the last one saves
+        if (typeNext(t)) { ev.preventDefault(); }
+      }
+    });
+    $all(".chip", form).forEach(function (chip) {
+      chip.addEventListener("click", function () { typeNext(contract); });
+    });
+    if (dark) {  // «dark» is the contract chosen: on to the points
+      dark.addEventListener("change", function () { if (dark.checked) { typeNext(contract); } });
+    }
+    $all("input[name=declarer]", form).forEach(function (r) {
+      r.addEventListener("change", function (ev) {
+        hints();
+        if (ev.isTrusted && contract.value.trim() === "") {
+          contract.focus({ preventScroll: true }); intoView(contract);
+        }
+      });
+    });
+    hints();
     markZeros();
     if (declarer() && contract.value) { schedule(); }
   }

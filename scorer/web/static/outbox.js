@@ -378,7 +378,7 @@
     form.dataset.seated = "1";
     var number = ahead.count + moves.length + 1;
     form.dataset.number = String(number);
-    var h = $("h1");
+    var h = document.getElementById("deal-title");  // the game page's form has its own
     if (h) { h.textContent = say("deal", number); }
     if (!ahead.states.length) { return; }
     var at = [0];
