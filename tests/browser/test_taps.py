@@ -1,4 +1,4 @@
-"""Five taps a deal (issue 32, part 5): every record kind counted on the game page at
+"""Five taps a deal: every record kind counted on the game page at
 390×844, from the game page to the saved row, every tap that is not a digit counting (the
 keyboard's next/done key included), with the keyboard never covering the field typed."""
 
