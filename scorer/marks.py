@@ -128,6 +128,19 @@ NATIVE_WORDS = (
     # The game page's (templates/game/_live.html, through preset_gettext).
     N_("to barrel %(n)d"), pgettext("preset:polish", "to barrel %(n)d"),
     N_("On the barrel:"), pgettext("preset:polish", "On the barrel:"),
+    # The reasons of the why box (scorer/engine/protocol.py REASON_TEXTS, Reason.text).
+    pgettext("preset:polish", "on the barrel: {amount} not credited"),
+    pgettext("preset:polish", "on the barrel: {amount} costs only the attempt"),
+    pgettext("preset:polish", "below {threshold}: off the barrel"),
+    pgettext("preset:polish", "barrel attempt {used} of {max}"),
+    pgettext("preset:polish", "barrel deal {used}"),
+    pgettext("preset:polish", "fell off the barrel: {amount}"),
+    pgettext("preset:polish", "pushed off the barrel: {amount}"),
+    pgettext("preset:polish", "entered the barrel together with another: {amount}"),
+    pgettext("preset:polish", "{score} ≥ {threshold}: sits on the barrel"),
+    pgettext("preset:polish", "on the barrel at {threshold}"),
+    pgettext("preset:polish", "the barrel is switched off: off the barrel"),
+    pgettext("preset:polish", "fewer barrel attempts: the next one is the last"),
 )
 
 

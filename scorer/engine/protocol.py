@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-from scorer.engine.texts import N_, Text, tr
+from scorer.engine.texts import N_, Text, ptr, tr
 
 PROTOCOL_FORMAT = "thousand-protocol/1"
 
@@ -125,13 +125,16 @@ class Reason(NamedTuple):
         """The agreement id this reason rests on, if any (a field of its text entry)."""
         return REASON_TEXTS[self.code].agreement
 
-    def text(self, lang: str = "en", tags: bool = True) -> str:
-        """The reason worded in ``lang``; ``tags=True`` appends `` [agreement]``."""
+    def text(self, lang: str = "en", tags: bool = True, preset: str | None = None) -> str:
+        """The reason worded in ``lang`` (in the words of the game's ``preset`` where it has
+        its own: the Polish «pod kreską»); ``tags=True`` appends `` [agreement]``."""
         params: dict[str, Any] = {k: (word(v, lang) if k in ("why", "rule", "reason") else v)
                                   for k, v in self.params.items()}
         if "amount" in self.params:
             params["amount"] = signed(int(self.params["amount"]))
-        text = tr(lang, REASON_TEXTS[self.code].msgid).format(**params)
+        msgid = REASON_TEXTS[self.code].msgid
+        said = ptr(lang, f"preset:{preset}", msgid) if preset else tr(lang, msgid)
+        text = said.format(**params)
         agreement = self.agreement
         return f"{text} [{agreement}]" if tags and agreement else text
 

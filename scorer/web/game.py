@@ -431,7 +431,8 @@ def preview(token: str) -> Response:
     if isinstance(shown, dict):
         return jsonify(ok=False, errors=errors_json(shown), **freshness(loaded))
     code = lang()
-    why = [[r.text(code, tags=False) for r in seat] for seat in shown.why]
+    preset = loaded.game.agreements.preset
+    why = [[r.text(code, tags=False, preset=preset) for r in seat] for seat in shown.why]
     filled = {k: v for k, v in entry.values.items() if k.startswith("points_")}
     return jsonify(ok=True, delta=list(shown.delta), score=list(shown.score), why=why,
                    filled=filled, **freshness(loaded))

@@ -196,7 +196,9 @@ def context(row: GameRow, editable: bool, loaded: Version | None = None, *,
         edits=[(n, note) for n, note, _slot in edits],
         edited=frozenset(slot for _n, _note, slot in edits),
         # The totals' "Last deal" says why it moved them.
-        last=protocol_rows.shown_row(protocol, len(protocol.rows) - 1) if protocol.rows else None,
+        last=protocol_rows.shown_row(protocol, len(protocol.rows) - 1,
+                                     preset=loaded.game.agreements.preset)
+        if protocol.rows else None,
         # After the win nobody is "on the barrel" any more.
         barrel=protocol_rows.barrel_marks(protocol) if protocol.winner is None else {},
         legend=protocol_rows.legend(loaded.game.agreements, len(players)),
@@ -256,4 +258,5 @@ def why_page(row: GameRow, n: int, editable: bool) -> str:
     protocol = loaded.protocol
     players = row.head.get("players", [])
     return render_template("game/why.html", row=row, players=players, editable=editable,
-                           shown=protocol_rows.shown_row(protocol, n - 1))
+                           shown=protocol_rows.shown_row(
+                               protocol, n - 1, preset=loaded.game.agreements.preset))

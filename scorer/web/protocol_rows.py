@@ -46,7 +46,8 @@ class Cell:
     active: bool = True
     marriages: str = ""  # the suits declared, as signs («♥♠»)
     path: str = ""  # how a samosval came about: «+60 → 555 → 0» in place of the delta
-    source: tuple[Any, int, str] | None = field(default=None, repr=False)  # (row, seat, lang)
+    # (row, seat, lang, preset): what the reasons are worded from, when a page shows them
+    source: tuple[Any, int, str, str | None] | None = field(default=None, repr=False)
 
     @property
     def change(self) -> str:
@@ -61,14 +62,16 @@ class Cell:
         return reasons(*self.source) if self.source is not None else []
 
 
-def reasons(row: Any, seat: int, code: str) -> list[Why]:
-    """A seat's reasons in a row, worded without the raw "[agreement_id]" tags."""
-    specs = catalog().agreements
+def reasons(row: Any, seat: int, code: str, preset: str | None = None) -> list[Why]:
+    """A seat's reasons in a row, worded without the raw "[agreement_id]" tags (in the
+    preset's own words where it has them)."""
+    specs = catalog().specs_for(preset) if preset else catalog().agreements
     out = []
     for reason in row.why[seat] if seat < len(row.why) else ():
         named = reason.agreement
         title = specs[named].title[code] if named in specs else ""
-        out.append(Why(reason.text(code, tags=False), named if title else None, title))
+        out.append(Why(reason.text(code, tags=False, preset=preset), named if title else None,
+                       title))
     return out
 
 
@@ -131,13 +134,15 @@ def change_texts(row: Any, code: str) -> list[tuple[str, str, str]]:
              specs[id].value_text(new, code)) for id, old, new in row.changes]
 
 
-def shown_row(protocol: Any, i: int, slot_id: int | None = None) -> ShownRow:
-    """Protocol row i (from 0) with its cells and marks."""
-    return row_view(protocol.rows[i], len(protocol.players), slot_id, words())
+def shown_row(protocol: Any, i: int, slot_id: int | None = None,
+              preset: str | None = None) -> ShownRow:
+    """Protocol row i (from 0) with its cells and marks (its reasons in the words of the
+    game's preset)."""
+    return row_view(protocol.rows[i], len(protocol.players), slot_id, words(), preset=preset)
 
 
 def row_view(row: Any, seats: int, slot_id: int | None, said: Words,
-             record: JsonDict | None = None) -> ShownRow:
+             record: JsonDict | None = None, preset: str | None = None) -> ShownRow:
     """An engine row with its cells and marks, worded with ``said`` (record: the stored
     deal behind it, which says the marriages declared)."""
     code = said.code
@@ -152,7 +157,7 @@ def row_view(row: Any, seats: int, slot_id: int | None, said: Words,
     for seat in range(seats):
         shown.cells.append(Cell(
             delta=row.delta[seat], score=row.score[seat],
-            marks=marks.seat_marks(row, seat, code, seats), source=(row, seat, code),
+            marks=marks.seat_marks(row, seat, code, seats), source=(row, seat, code, preset),
             marriages=declared(record, seat), path=samosval_path(row, seat),
         ))
     if row.type == "adjustment":  # said as the PDF says it: «Аня: три девятки»
