@@ -36,9 +36,13 @@ def phone(browser):
     contexts = []
 
     def make(viewport=PHONE):
-        """A new phone-sized page in its own context (390×844 unless told)."""
+        """A new phone-sized page in its own context (390×844 unless told).
+
+        No service worker: on the table's Wi-Fi (plain http) a browser allows none, and
+        these tests are that phone; 127.0.0.1 would be a secure context and register one.
+        The worker's own tests (test_offline_shell.py) open contexts that allow it."""
         ctx = browser.new_context(viewport=viewport, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True, locale="ru-RU")
+                                  has_touch=True, locale="ru-RU", service_workers="block")
         contexts.append(ctx)
         return ctx.new_page()
 

@@ -10,7 +10,7 @@ import dataclasses
 import re
 
 import pytest
-from phone_browser import ARGS, CHROMIUM, HOST_KEY, PHONE, open_form, served
+from phone_browser import ARGS, CHROMIUM, HOST_KEY, PHONE, served
 from test_outbox import fill, protocol, saved_offline
 from test_save_flow import GAME, new_game, rows
 
@@ -29,9 +29,10 @@ def controlled(page) -> None:
 
 
 def test_offline_reload_shows_the_kept_game_and_takes_a_deal(browser, tmp_path):
-    """First visit registers; the game and its deal form are kept as opened; offline, a
-    reload shows the game marked with the kept time (not as live) and a deal saved there
-    waits in the outbox; online again it is stored once and the page is live."""
+    """First visit registers; the game page, with the next deal's form on it, is kept as
+    opened; offline, a reload shows the game marked with the kept time (not as live) and a
+    deal saved there waits in the outbox; online again it is stored once and the page is
+    live."""
     app = create_app({"INSTANCE_PATH": str(tmp_path / "instance"), "SECRET_KEY": "s" * 32,
                       "HOST_KEY": HOST_KEY})
     ctx = browser.new_context(viewport=PHONE, locale="ru-RU")
@@ -42,20 +43,16 @@ def test_offline_reload_shows_the_kept_game_and_takes_a_deal(browser, tmp_path):
             game = new_game(page, base)
             controlled(page)
             page.reload()  # through the worker now: kept
-            open_form(page)  # the deal form too
-            page.go_back()
             page.wait_for_url(GAME)
             kept = page.evaluate(KEPT_PATHS)
             token = game.rsplit("/", 1)[1]
-            assert sorted(kept) == sorted([f"/g/{token}", f"/g/{token}/deal"]), kept
+            assert kept == [f"/g/{token}"], kept
             ctx.set_offline(True)
             page.reload()
             banner = page.locator("#kept")
             assert re.fullmatch(r"нет связи, состояние на \d\d:\d\d", banner.inner_text())
             assert page.locator("#totals .score").count() == 3
-            open_form(page)
-            assert page.locator("#kept").is_visible()  # the form is a kept page too
-            fill(page, 0, 100, {1: 10, 2: 10})
+            fill(page, 0, 100, {1: 10, 2: 10})  # the game page's own form
             page.click("#save")
             saved_offline(page, 1)
             ctx.set_offline(False)

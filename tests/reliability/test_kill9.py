@@ -42,7 +42,7 @@ class Poster(threading.Thread):
             self.phase = "get"
             status, html, _h = self.browser.request(self.game + "/deal")
             assert status == 200, status
-            n = int(re.search(r"<h1>\D*(\d+)</h1>", html).group(1)) - 1
+            n = int(re.search(r"<h1[^>]*>\D*(\d+)</h1>", html).group(1)) - 1
             token, version = csrf_of(html), int(form_version(html))
             while True:
                 # Nobody else writes: each saved deal moves the version on by one, so
