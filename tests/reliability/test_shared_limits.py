@@ -124,7 +124,11 @@ def test_comparisons_of_a_long_game_take_turns_per_address(tmp_path):
               f"{statuses.count(503)} × 503; the host's in {mine[2]:.2f} s, "
               f"the phone's page in {phone[2]:.2f} s")
         assert statuses.count(200) + statuses.count(503) == 32
-        assert 1 <= statuses.count(200) <= 4, statuses
+        # One at a time: the rest are refused at once. A request reaches the app when one
+        # of waitress's threads is free, so on an idle machine a few arrive after an
+        # earlier comparison has ended and take the turn (5 seen); without turns all 32
+        # were worked out.
+        assert 1 <= statuses.count(200) <= 8, statuses
         assert all(retry for status, retry, _s in answers if status == 503)
         assert phone[0] == 200 and mine[0] == 200
     finally:
