@@ -148,30 +148,29 @@ def stale_index(path: Path) -> None:
         conn.close()
 
 
-def newer_user_version(path: Path) -> None:
-    """PRAGMA user_version past the migrations this version knows (a newer app's file)."""
+def tamper(path: Path, sql: str) -> None:
+    """Write one statement into the file behind the app's back."""
     conn = sqlite3.connect(path)
-    conn.execute(f"PRAGMA user_version = {store.schema_version() + 1}")
+    conn.execute(sql)
     conn.commit()
     conn.close()
+
+
+def newer_user_version(path: Path) -> None:
+    """PRAGMA user_version past the migrations this version knows (a newer app's file)."""
+    tamper(path, f"PRAGMA user_version = {store.schema_version() + 1}")
 
 
 def newer_migration(path: Path) -> None:
     """A migration this version does not know, as restore refuses it."""
-    conn = sqlite3.connect(path)
-    conn.execute("insert into _sqlite_migrations (migration_set, name, applied_at)"
+    tamper(path, "insert into _sqlite_migrations (migration_set, name, applied_at)"
                  " values ('scorer', 'm999_from_the_future', '2030')")
-    conn.commit()
-    conn.close()
 
 
 def merge_loop(path: Path) -> None:
     """Two players merged into each other (their pages redirected for ever)."""
-    conn = sqlite3.connect(path)
-    conn.execute("insert into players (id, name, key, created, merged_into) values"
+    tamper(path, "insert into players (id, name, key, created, merged_into) values"
                  " (1, 'Аня', 'Аня', '2026-01-01', 2), (2, 'Боря', 'Боря', '2026-01-01', 1)")
-    conn.commit()
-    conn.close()
 
 
 @pytest.mark.parametrize("change, words", [
