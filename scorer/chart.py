@@ -4,7 +4,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 from itertools import chain
-from operator import attrgetter
 
 from scorer import marks
 from scorer.engine import Game, Protocol, Row
@@ -38,7 +37,6 @@ PAPER = Layout(640, 280, 46, 12, 12, 52, 11, 4)
 PHONE = Layout(360, 262, 44, 8, 10, 60, 12.5, 2)
 # Totals below this are exact as floats (2**53), so the chart may draw them in floats.
 FLOAT_EXACT = 2**53
-_score = attrgetter("score")  # a row's totals, read in C
 # Words of the chart (msgids of the one catalog, scorer/translations).
 _TEXT = {"deal": N_("deal"), "barrel": N_("barrel"), "target": N_("target"),
          "title": N_("Running totals")}
@@ -65,21 +63,6 @@ def _nice_step(span: float, ticks: int) -> int:
         if power * mult >= raw:
             return power * mult
     return power * 10
-
-
-def _series(game: Game, protocol: Protocol) -> tuple[list[list[int]], int, int]:
-    """Each seat's running total, starting from 0 before the first deal, with the lowest
-    and the highest of them all."""
-    totals, low, high = _totals(protocol.rows, len(game.players))
-    return [[0, *seat] for seat in totals], min(0, low), max(0, high)
-
-
-def _totals(rows: Sequence[Row], seats: int) -> tuple[list[list[int]], int, int]:
-    """Each seat's totals over the rows, with their lowest and highest (0 if none)."""
-    flat = list(chain.from_iterable(map(_score, rows)))  # every total, row by row, in C
-    if len(flat) != seats * len(rows):  # a row without a total per seat would shift them
-        raise ValueError("every protocol row has one total per seat")
-    return [flat[s::seats] for s in range(seats)], min(flat, default=0), max(flat, default=0)
 
 
 def _lines(game: Game) -> list[tuple[str, int]]:
@@ -117,7 +100,9 @@ def _thinned(points: list[int], width: int) -> list[tuple[int, int]]:
     """(deal, total) pairs to draw: every point while there are no more points than user
     units across; beyond that the first and the last point and, per block of deals
     (_block), only the lowest and the highest, so a 1000-deal line costs what a
-    150-deal one does and looks the same (no peak or dip is lost).
+    150-deal one does and looks the same (no peak or dip is lost). The rule stated
+    whole, over every point; the chart draws Lines, which keep it per version of a game
+    (tests/pdf/test_chart_lines.py checks that they draw the same points).
 
     >>> _thinned([0, 5, 9], 10)
     [(0, 0), (1, 5), (2, 9)]
@@ -134,7 +119,94 @@ def _step(count: int, width: int) -> int:
     return 1 if count <= max(width, 1) else _block(count, width)
 
 
-def _polyline(kept: list[tuple[int, int]], lay: Layout, xspan: int, high: int, yspan: int) -> str:
+@dataclass(frozen=True)
+class Lines:
+    """Each seat's line as a chart of these rows draws it on a plot ``width`` units wide
+    (the points _thinned keeps), with the lowest and the highest total (0 included).
+
+    Kept per version of a game: the next version, the same rows and more, thins only the
+    points it adds, since a block of ``step`` points, once whole, keeps the same lowest and
+    highest whatever comes after it. Made from scratch (every block) when the rows differ,
+    or when the game has grown into another ``step`` (once per ``width // 2`` deals).
+    """
+
+    width: int
+    rows: Sequence[Row]  # the rows the lines are drawn from
+    step: int  # points per block (_step)
+    done: int  # points in whole blocks: their kept points stay as the game grows
+    whole: tuple[tuple[tuple[int, int], ...], ...]  # per seat, the whole blocks' kept points
+    whole_low: int  # the lowest and the highest point of the whole blocks (0 if none)
+    whole_high: int
+    kept: tuple[tuple[tuple[int, int], ...], ...]  # per seat, every (deal, total) drawn
+    low: int  # the lowest and the highest total of all, 0 included
+    high: int
+
+
+def lines_of(rows: Sequence[Row], seats: int, width: int, before: Lines | None = None
+             ) -> Lines:
+    """The lines of ``rows`` for a plot ``width`` units wide: only the points after
+    ``before``'s whole blocks are thinned when ``before`` was made from the first of these
+    rows with the same step, else every block. Equal to ``lines_of(rows, seats, width)``."""
+    count = len(rows) + 1  # a 0 before the first deal, then one point per row
+    step = _step(count, width)
+    if (before is None or before.width != width or before.step != step
+            or len(before.whole) != seats
+            or len(before.rows) > len(rows) or rows[:len(before.rows)] != before.rows):
+        before = Lines(width, (), step, 0, ((),) * seats, 0, 0, (), 0, 0)
+    done = before.done
+    new = rows[max(done - 1, 0):]  # the rows of points done, done + 1, … (point i is row i-1)
+    if any(len(row.score) != seats for row in new):  # a short row would shift the seats
+        raise ValueError("every protocol row has one total per seat")
+    ends = done + (count - done) // step * step  # where the whole blocks end now
+    full = (ends - done) // step  # how many of the new blocks are whole
+    low, high = before.whole_low, before.whole_high
+    whole, kept, rest = [], [], []
+    for seat in range(seats):
+        points = [row.score[seat] for row in new]
+        if done == 0:
+            points.insert(0, 0)
+        pairs, lows, highs = _blocks(points, done, step)
+        whole.append((*before.whole[seat], *chain.from_iterable(pairs[:full])))
+        drawn = [*whole[seat], *chain.from_iterable(pairs[full:])]
+        if drawn[0][0] != 0:  # the first and the last point are always drawn
+            drawn.insert(0, (0, 0))
+        if drawn[-1][0] != count - 1:
+            drawn.append((count - 1, rows[-1].score[seat]))
+        kept.append(tuple(drawn))
+        low, high = min(low, *lows[:full], 0), max(high, *highs[:full], 0)
+        rest += lows[full:] + highs[full:]
+    return Lines(width, rows, step, ends, tuple(whole), low, high, tuple(kept),
+                 min(low, *rest, 0), max(high, *rest, 0))
+
+
+def _blocks(points: list[int], first: int, step: int
+            ) -> tuple[list[tuple[tuple[int, int], ...]], list[int], list[int]]:
+    """Per block of ``step`` points (the first numbered ``first``): the points kept, its
+    first lowest and first highest in order (one if they are the same); and each block's
+    lowest and highest total."""
+    pairs: list[tuple[tuple[int, int], ...]]
+    if step == 1:  # every point is its own block
+        pairs = [((i, v),) for i, v in enumerate(points, first)]
+        return pairs, points, points
+    pairs, lows, highs = [], [], []
+    for at in range(0, len(points), step):
+        # A slice and C-level min/max/index: the first lowest and highest of the block.
+        seg = points[at:at + step]
+        low, high = min(seg), max(seg)
+        i, j = at + seg.index(low), at + seg.index(high)
+        if i == j:
+            pairs.append(((first + i, low),))
+        elif i < j:
+            pairs.append(((first + i, low), (first + j, high)))
+        else:
+            pairs.append(((first + j, high), (first + i, low)))
+        lows.append(low)
+        highs.append(high)
+    return pairs, lows, highs
+
+
+def _polyline(kept: Sequence[tuple[int, int]], lay: Layout, xspan: int, high: int,
+              yspan: int) -> str:
     """The points attribute of a line: "x,y" per kept (deal, total), a tenth of a unit."""
     # The x() and y() of totals_svg inlined: this is the hot loop of a long game.
     left, top = lay.left, lay.top
@@ -149,14 +221,23 @@ def _polyline(kept: list[tuple[int, int]], lay: Layout, xspan: int, high: int, y
                      for i, v in kept])
 
 
-def totals_svg(game: Game, protocol: Protocol, lang: str = "ru", layout: Layout = PAPER) -> str:
-    """Return an inline SVG of every player's running total, deal by deal."""
+def plot_width(layout: Layout) -> int:
+    """The width of a layout's plot, in user units (what a line is thinned to)."""
+    return layout.width - layout.left - layout.right
+
+
+def totals_svg(game: Game, protocol: Protocol, lang: str = "ru", layout: Layout = PAPER,
+               drawn: Lines | None = None) -> str:
+    """Return an inline SVG of every player's running total, deal by deal (drawn: the
+    protocol's lines for the layout's plot width, when the caller keeps them)."""
     # «kreska 800» with the Polish preset: the preset's own word (marks.preset_word).
     text = {key: marks.preset_word(lang, game.agreements, msgid) for key, msgid in _TEXT.items()}
     lay = layout
     legend_rows = -(-len(game.players) // lay.legend_columns)
     height = lay.height + _legend_line(lay) * (legend_rows - 1)
-    series, low, high = _series(game, protocol)
+    if drawn is None:
+        drawn = lines_of(protocol.rows, len(game.players), plot_width(lay))
+    low, high = drawn.low, drawn.high
     lines = _lines(game)
     deals = len(protocol.rows)
     ref = [v for _, v in lines]
@@ -198,7 +279,7 @@ def totals_svg(game: Game, protocol: Protocol, lang: str = "ru", layout: Layout 
             f'<line x1="{x(0)}" x2="{x(xspan)}" y1="{y(value)}" y2="{y(value)}" '
             f'stroke="#222" stroke-width="1" stroke-dasharray="6 4"/>'
         )
-    out += _player_lines(series, lay, xspan, high, yspan)
+    out += _player_lines(drawn.kept, lay, xspan, high, yspan)
     # The labels sit at the left end, where every line still starts from 0, so nothing
     # runs through them and they need no white backing (which erased the lines of the
     # players on the barrel, and which the PDF drew over the letters): the target's
@@ -214,13 +295,12 @@ def totals_svg(game: Game, protocol: Protocol, lang: str = "ru", layout: Layout 
     return "\n".join(out)
 
 
-def _player_lines(series: list[list[int]], lay: Layout, xspan: int, high: int,
-                  yspan: int) -> list[str]:
-    """One polyline per player, through the points _thinned keeps."""
-    width = lay.width - lay.left - lay.right
+def _player_lines(kept: Sequence[Sequence[tuple[int, int]]], lay: Layout, xspan: int,
+                  high: int, yspan: int) -> list[str]:
+    """One polyline per player, through the points kept (Lines.kept)."""
     out = []
-    for seat, points in enumerate(series):
-        coords = _polyline(_thinned(points, width), lay, xspan, high, yspan)
+    for seat, points in enumerate(kept):
+        coords = _polyline(points, lay, xspan, high, yspan)
         out.append(f'<polyline fill="none" stroke="{colour(seat)}" stroke-width="2.2" '
                    f'stroke-linejoin="round" points="{coords}"/>')
     return out

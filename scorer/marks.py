@@ -9,7 +9,7 @@ produce at all. Pure: no Flask, no WeasyPrint; everything is read from the engin
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -221,9 +221,28 @@ PENALTY_EVENTS = frozenset({"bolt_penalty", "raspis_penalty", "three_falls_zero"
 
 def tallies(protocol: Any) -> list[Tally]:
     """Each seat's game counts, read off every row of a replayed protocol."""
-    seats = len(protocol.players)
-    bolts, penalties, falls, raspis = [0] * seats, [0] * seats, [0] * seats, [0] * seats
-    for row in protocol.rows:
+    return list(counted(protocol.rows, len(protocol.players)).tallies)
+
+
+@dataclass(frozen=True)
+class Counted:
+    """Each seat's tallies over some rows: kept per version of a game, so that the next
+    version (the same rows and more) counts only the rows it adds."""
+
+    rows: Sequence[Any]
+    tallies: tuple[Tally, ...]
+
+
+def counted(rows: Sequence[Any], seats: int, before: Counted | None = None) -> Counted:
+    """Each seat's tallies over ``rows``, counting on from ``before`` when it was made from
+    the first of them (else from the first row): equal to ``counted(rows, seats)``."""
+    start, kept = 0, [Tally(0, 0, 0, 0)] * seats
+    if (before is not None and len(before.tallies) == seats
+            and len(before.rows) <= len(rows) and rows[:len(before.rows)] == before.rows):
+        start, kept = len(before.rows), list(before.tallies)
+    bolts, penalties = [t.bolts for t in kept], [t.penalties for t in kept]
+    falls, raspis = [t.falls for t in kept], [t.raspis for t in kept]
+    for row in rows[start:]:
         if row.type == "raspis" and row.declarer is not None:
             raspis[row.declarer] += 1
         for event in row.events:
@@ -235,7 +254,8 @@ def tallies(protocol: Any) -> list[Tally]:
                 falls[event.seat] += 1
             elif event.kind in PENALTY_EVENTS:
                 penalties[event.seat] += 1
-    return [Tally(*counts) for counts in zip(bolts, penalties, falls, raspis, strict=True)]
+    return Counted(rows, tuple(Tally(*counts) for counts in zip(
+        bolts, penalties, falls, raspis, strict=True)))
 
 
 def towards_penalty(protocol: Any, ag: Mapping[str, Any], seat: int) -> list[tuple[str, int]]:

@@ -18,7 +18,7 @@ from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
 from scorer.web.i18n import lang
 from scorer.web.page_cache import CSRF_BLANK, SID_BLANK
-from scorer.web.versions import Broken, Loaded, Version, load
+from scorer.web.versions import Broken, Loaded, Version, derived, load
 
 # The protocol shows this many rows, newest first; the rest come with ?rows=all.
 SHOWN_ROWS = 20
@@ -32,9 +32,19 @@ def chart_svg(loaded: Loaded) -> Markup | None:
     code = lang()
     found = loaded.charts.get(code)
     if found is None:
+        rows, seats = loaded.protocol.rows, len(loaded.game.players)
+        drawn = derived(loaded, "lines", lambda before: chart.lines_of(
+            rows, seats, chart.plot_width(chart.PHONE), before))
         found = loaded.charts.setdefault(code, Markup(chart.totals_svg(
-            loaded.game, loaded.protocol, lang=code, layout=chart.PHONE)))
+            loaded.game, loaded.protocol, lang=code, layout=chart.PHONE, drawn=drawn)))
     return found
+
+
+def tallies(loaded: Loaded) -> list[Tally]:
+    """Each seat's counts over the game (marks.tallies), once per version."""
+    rows, seats = loaded.protocol.rows, len(loaded.protocol.players)
+    return list(derived(loaded, "tallies",
+                        lambda before: marks.counted(rows, seats, before)).tallies)
 
 
 @dataclass(frozen=True)
@@ -188,7 +198,7 @@ def context(row: GameRow, editable: bool, loaded: Version | None = None, *,
     rows, hidden = protocol_rows.recent_rows(
         protocol, loaded.slots.every, limit, deleted_lookup(loaded) if editable else None)
     edits = [] if editable else edited_since(loaded)
-    counts = marks.tallies(protocol)
+    counts = tallies(loaded)
     return GamePage(
         **base, rows=rows, count=len(protocol.rows), hidden=hidden,
         cards=cards(protocol, loaded.game.agreements, counts) if protocol.winner is None else [],

@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from flask import Flask, current_app
 from markupsafe import Markup
@@ -35,6 +35,7 @@ ENTRY_WEIGHT = 50
 # browsers it was filled in for when it holds write forms (their CSRF token is the browser's).
 PAGES_KEPT = 8
 _pages_lock = threading.Lock()
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,12 +44,17 @@ class Slots:
 
     every: tuple[DealSlot, ...]
     live: tuple[DealSlot, ...]
+    # How many deal revisions this version holds: a write form carries it, so a late write
+    # can be shown what was stored after it (Store.changes_after). Counted once per list
+    # and carried forward by ``after``: summed on every form, it grew with the game.
+    seen: int
 
     @classmethod
     def of(cls, slots: Iterable[DealSlot]) -> Slots:
         """The slots as the store lists them."""
         every = tuple(slots)
-        return cls(every, tuple(s for s in every if s.record is not None))
+        return cls(every, tuple(s for s in every if s.record is not None),
+                   sum(s.rev for s in every))
 
     def records(self) -> list[JsonDict]:
         """The live records, in order."""
@@ -60,15 +66,9 @@ class Slots:
         if slot_id is None:  # slots are in seq order and a slot's id is its seq
             number = self.every[-1].id + 1 if self.every else 1
             added = DealSlot(number, number, record)
-            return Slots((*self.every, added), (*self.live, added))
+            return Slots((*self.every, added), (*self.live, added), self.seen + added.rev)
         return Slots.of(replace(s, record=record, rev=s.rev + 1) if s.id == slot_id else s
                         for s in self.every)
-
-    @property
-    def seen(self) -> int:
-        """How many deal revisions this version holds: a write form carries it, so a late
-        write can be shown what was stored after it (Store.changes_after)."""
-        return sum(s.rev for s in self.every)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +83,10 @@ class Loaded:
     charts: dict[str, Markup] = field(default_factory=dict, compare=False, repr=False)
     pages: dict[Hashable, bytes | str] = field(default_factory=dict, compare=False, repr=False)
     rendering: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+    # What the version works out from its protocol's rows (its chart's lines, its tallies),
+    # by name, and the same of the version a write made it from: see ``derived``.
+    worked: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    prior: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def game(self) -> Game:
@@ -163,9 +167,22 @@ def load(row: GameRow, known: tuple[str, int] | None = None) -> Version:
 
 def remember(before: Version, version: int, slots: Slots, timeline: Timeline) -> None:
     """Keep the version a write has just stored, scored already (the page the writer is
-    sent to next replays nothing and reads no deals)."""
-    entry = Loaded(before.row, before.generation, version, slots, timeline)
+    sent to next replays nothing and reads no deals), lent what ``before`` worked out."""
+    prior = before.worked if isinstance(before, Loaded) else None
+    entry = Loaded(before.row, before.generation, version, slots, timeline, prior=prior)
     versions().put((before.generation, before.row.id, version), entry)
+
+
+def derived(entry: Loaded, name: str, make: Callable[[Any | None], T]) -> T:
+    """What a version works out from its rows, once: ``make(before)`` with ``before`` the
+    same work of the version a write made this one from (None if there is none, or it was
+    never done). ``make`` must give what ``make(None)`` gives, doing less when ``before``
+    covers the first of its rows: a deal then costs the same at 1000 deals as at 200."""
+    found = entry.worked.get(name)
+    if found is None:
+        before = entry.prior.get(name) if entry.prior is not None else None
+        found = entry.worked.setdefault(name, make(before))
+    return cast(T, found)
 
 
 def rescored(before: Version, slots: Slots, change: Callable[[Timeline], Timeline]) -> Timeline:

@@ -327,3 +327,54 @@ def test_the_versions_kept_are_bounded_by_their_deals(app):
     kept.put(("g", 100, 1), version(2000))
     assert list(kept.items) == [("g", 100, 1)]
     assert app.extensions["scorer_versions"].budget == versions.DEALS_KEPT
+
+
+def test_a_new_version_works_on_from_the_chart_and_tallies_of_the_one_before(app, table):
+    """A deal's page thins only the chart's new points and counts only the new row's
+    tallies (the version before lends its own: a deal costs the same at 1000 deals as at
+    200), and what it shows equals what the version works out from nothing; an edit in
+    the middle starts afresh, and is equal too."""
+    from scorer import chart, marks
+    from scorer.web import page_model
+
+    records = [{"type": "play", "declarer": n % 3, "contract": 100,
+                "points": [110 if s == n % 3 else 5 for s in range(3)]} if n % 4 else
+               {"type": "redeal"} for n in range(330)]  # past the phone chart's width
+    with app.app_context():
+        row = web_db.get_store().create_game(
+            {"format": "thousand-game/1", "players": ["А", "Б", "В"],
+             "agreements": {"preset": "classic", "overrides": {}}, "first_dealer": 0},
+            records)
+    game = f"/g/{row.edit_token}"
+
+    def newest() -> versions.Loaded:
+        """The newest version kept, its page shown."""
+        assert table.client.get(game).status_code == 200
+        entries = list(app.extensions["scorer_versions"].items.values())
+        entry = entries[-1][0]
+        assert isinstance(entry, versions.Loaded)
+        return entry
+
+    def fresh(entry: versions.Loaded) -> None:
+        """What the version keeps is what it works out afresh, and its chart is drawn so."""
+        rows, width = entry.protocol.rows, chart.plot_width(chart.PHONE)
+        assert entry.worked["lines"] == chart.lines_of(rows, 3, width)
+        assert entry.worked["tallies"] == marks.counted(rows, 3)
+        with app.test_request_context(headers={"Cookie": "lang=ru"}):
+            assert entry.charts["ru"] == chart.totals_svg(entry.game, entry.protocol, "ru",
+                                                          chart.PHONE)
+            assert page_model.tallies(entry) == marks.tallies(entry.protocol)
+
+    before = newest()
+    table.deal(game, action="redeal")
+    after = newest()
+    fresh(after)
+    assert after.prior is before.worked
+    assert all(a is b for a, b in zip(after.worked["lines"].whole[0],
+                                      before.worked["lines"].whole[0], strict=False))
+    second = slots_of(table.client.get(game + "?rows=all").get_data(as_text=True))[-2]
+    edit = {**table.form(f"{game}/deal/{second}"), "action": "redeal"}  # was a play
+    assert table.client.post(f"{game}/deal/{second}", data=edit).status_code == 302
+    edited = newest()
+    fresh(edited)
+    assert edited.worked["lines"].kept != after.worked["lines"].kept
