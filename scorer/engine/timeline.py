@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorer.engine.catalog import Agreements
 from scorer.engine.errors import RuleError
 from scorer.engine.protocol import Protocol
 from scorer.engine.records import MAX_DEALS, Game, Record, parse_record
@@ -71,6 +72,12 @@ class Timeline:
         deals = list(self.game.deals)
         deals.insert(index, self._parsed(record, index))
         return _resumed(self.game.with_deals(deals), self._snapshots, index)
+
+    @property
+    def agreements(self) -> Agreements:
+        """The set in force after the last record (scoring.current_agreements of the game,
+        kept by the end state instead of walked over every record)."""
+        return self._end.agreements
 
     def seatings(self) -> tuple[Seating, ...]:
         """The seatings the next deals can have (scoring.seatings), this one's first."""

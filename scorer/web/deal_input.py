@@ -97,11 +97,13 @@ class Setup:
         return list(range(quick[-1] + self.bid_step, self.max_contract + 1, self.bid_step))
 
 
-def setup_for(game: Any, nxt: Any, dealer: int | None = None, before: int | None = None
-              ) -> Setup:
+def setup_for(game: Any, nxt: Any, dealer: int | None = None, before: int | None = None,
+              agreements: Any = None) -> Setup:
     """The form setup from the agreements in force before record ``before`` (default: after
-    the last) and the engine's next-deal state."""
-    ag = current_agreements(game if before is None else game.with_deals(game.deals[:before]))
+    the last; ``agreements``: that set, when the caller keeps it) and the engine's
+    next-deal state."""
+    ag = agreements if agreements is not None else current_agreements(
+        game if before is None else game.with_deals(game.deals[:before]))
     n = len(game.players)
     if nxt is not None:
         dealer, golden, forced, active = nxt.dealer, nxt.golden, nxt.forced_declarer, nxt.active

@@ -107,7 +107,8 @@ def why(token: str, n: int) -> ResponseReturnValue:
 def setup_of(loaded: Loaded, slot_id: int | None = None) -> deal_input.Setup:
     """The form setup for the next deal, or for the deal being edited."""
     if slot_id is None:
-        return deal_input.setup_for(loaded.game, loaded.protocol.next)
+        return deal_input.setup_for(loaded.game, loaded.protocol.next,
+                                    agreements=loaded.timeline.agreements)
     index = live_index(loaded, slot_id)
     nxt = loaded.timeline.before(index).next
     if nxt is None:  # editing the winning deal: the state before it still has a next

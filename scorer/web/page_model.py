@@ -118,7 +118,7 @@ def next_deal(loaded: Loaded) -> NextDeal | None:
     nxt = loaded.protocol.next
     if nxt is None or loaded.protocol.winner is not None:
         return None
-    setup = deal_input.setup_for(loaded.game, nxt)
+    setup = deal_input.setup_for(loaded.game, nxt, agreements=loaded.timeline.agreements)
     return NextDeal(setup=setup, entry=deal_input.defaults(setup),
                     number=len(loaded.slots.live) + 1, ahead=ahead(loaded))
 

@@ -92,7 +92,8 @@ def test_change_at_k_is_old_rows_then_a_replay_under_the_new_set(generated, data
 @FEW
 @given(generated_games(max_deals=30), st.data())
 def test_timeline_edits_around_a_change_equal_a_full_replay(generated, data):
-    """Appending, editing and deleting with a change record in the log match replay()."""
+    """Appending, editing and deleting with a change record in the log match replay(), and
+    the set in force the Timeline keeps matches current_agreements()."""
     log = generated.log
     changes = data.draw(changes_of(), label="changes")
     k = len(log["deals"]) // 2
@@ -102,8 +103,16 @@ def test_timeline_edits_around_a_change_equal_a_full_replay(generated, data):
     except RuleError:
         return
     assert timeline.protocol == replay(game)
+    # The set in force the end state keeps is the one a walk over the records finds.
+    assert timeline.agreements == current_agreements(game)
     shorter = timeline.replace(k, None)  # the change deleted: the old game again
     assert shorter.protocol == replay(parse_game(copy.deepcopy(log)))
+    assert shorter.agreements == current_agreements(shorter.game) == game.agreements
+    try:
+        longer = timeline.append({"type": "agreements", "changes": changes})
+    except RuleError:  # after the win, or a value the set in force refuses
+        return
+    assert longer.agreements == current_agreements(longer.game)
 
 
 def three_players(deals: list, **overrides) -> dict:
