@@ -66,6 +66,7 @@ class Table:
         self.writer, self.second = app.test_client(), app.test_client()
         self.watchers = [app.test_client(), app.test_client()]
         self.tags: list[str | None] = [None, None]
+        self.landing = ""  # where the last POST landed
         self.times: dict[str, list[float]] = {k: [] for k in KINDS}
 
     def get(self, client, path: str, **headers: str):
@@ -90,6 +91,17 @@ class Table:
 
     def deal(self, record: dict) -> None:
         """One deal at the table, every request timed."""
+        where = self.post(record)
+        self.timed("GET after it", lambda: self.get(self.writer, where))
+        self.timed("page again", lambda: self.get(self.second, where))
+        for i in range(2):
+            assert self.poll(i, "poll: new version") == 200
+        for _ in range(2):
+            for i in range(2):
+                assert self.poll(i, "poll: 304") == 304
+
+    def post(self, record: dict) -> str:
+        """The scorekeeper's deal form, preview and POST, timed; where the POST lands."""
         response = self.timed("deal form", lambda: self.get(self.writer, self.edit + "/deal"))
         html = gzip.decompress(response.data).decode()
         fields = {"version": VERSION_RE.search(html)[1], **form_fields(record)}
@@ -100,14 +112,8 @@ class Table:
         response = self.timed("POST", lambda: self.writer.post(
             self.edit + "/deal", data=body, headers=GZIP, buffered=True))
         assert response.status_code == 302, response.data[:300]
-        where = urllib.parse.urlsplit(response.headers["Location"]).path
-        self.timed("GET after it", lambda: self.get(self.writer, where))
-        self.timed("page again", lambda: self.get(self.second, where))
-        for i in range(2):
-            assert self.poll(i, "poll: new version") == 200
-        for _ in range(2):
-            for i in range(2):
-                assert self.poll(i, "poll: 304") == 304
+        self.landing = urllib.parse.urlsplit(response.headers["Location"]).path
+        return self.landing
 
 
 def measure(size: int, deals: int, profile: str | None) -> str:

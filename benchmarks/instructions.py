@@ -19,6 +19,12 @@ by the bare route's native CPU time. The kinds:
   (its chart already drawn), the view model included; ``plain edit page`` and ``plain
   read-only page``: the same HTML written by benchmarks/web.py's floor, a plain Jinja
   template of the page's markup and values (the 3x goal, counted);
+- ``GET after POST``: the scorekeeper's GET of the new version's edit page after posting
+  a deal (the POST, its form and the watchers' polls not counted): the request, its
+  chart and tallies worked on from the version before, the render, the page filled in
+  for the browser and gzipped; ``plain GET``: web.py's floor answering the same page, a
+  request to a bare Flask app with the app's session and CSRF that renders the plain
+  template with the browser's token and gzips it (the 3x goal of the GET, counted);
 - ``deal form``, ``poll 304``: one request of each through the test client (the 304s
   after the first are answered by scorer/web/polls.py, before Flask);
 - ``poll kept page``: a watcher's first poll of a version whose page is kept (a 200);
@@ -51,10 +57,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 KINDS = ("deal", "edit page", "read-only page", "plain edit page", "plain read-only page",
-         "deal form", "poll 304", "poll kept page", "bare route")
+         "GET after POST", "plain GET", "deal form", "poll 304", "poll kept page",
+         "bare route")
 # Units per kind: enough that the set-up's own wobble (a few million) is a small share.
 COUNTS = {"deal": 10, "edit page": 40, "read-only page": 40, "plain edit page": 40,
-          "plain read-only page": 40, "deal form": 40,
+          "plain read-only page": 40, "GET after POST": 10, "plain GET": 40, "deal form": 40,
           "poll 304": 200, "poll kept page": 100, "bare route": 200}
 # Two children whose counts differ by more than this share get a third, and the median
 # is taken: no figure rests on a single child.
@@ -99,6 +106,20 @@ def workload(kind: str, size: int) -> Callable[[], object]:
         table.deal(next(upcoming))
     if kind == "deal":
         return lambda: table.deal(next(upcoming))
+    if kind == "GET after POST":
+        return Paused(lambda: table.post(next(upcoming)),
+                      lambda: table.get(table.writer, table.landing))
+    if kind == "plain GET":
+        import web
+        writer = app.test_client()
+        edit = writer.get(table.edit).get_data(as_text=True)
+        view = writer.get(table.view).get_data(as_text=True)
+        floor = web.floor_app([{"form": b"", "preview": b""}],
+                              [[{"page": edit, "view": view}]],
+                              str(Path(folder.name) / "floor.sqlite"))
+        client = floor.test_client()
+        return lambda: client.get("/f/0/page", headers={"Accept-Encoding": "gzip"},
+                                  buffered=True)
     if kind in ("edit page", "read-only page", "plain edit page", "plain read-only page"):
         editable = kind.endswith("edit page")
         context = app.test_request_context("/", headers={"Cookie": "lang=ru"})
@@ -120,6 +141,18 @@ def workload(kind: str, size: int) -> Callable[[], object]:
              "bare route": ("/bench/bare", {"If-None-Match": 'W/"x"'})}
     path, headers = paths[kind]
     return lambda: table.get(table.writer, path, **headers)
+
+
+class Paused:
+    """A unit with an uncounted step before it (``first``), run with the count paused."""
+
+    def __init__(self, first: Callable[[], object], work: Callable[[], object]):
+        self.first, self.work = first, work
+
+    def __call__(self) -> object:
+        """Both steps, unmetered (the warm-up)."""
+        self.first()
+        return self.work()
 
 
 def child(kind: str, size: int, count: int, timed: bool = False) -> None:
@@ -145,6 +178,7 @@ def child(kind: str, size: int, count: int, timed: bool = False) -> None:
 METER_C = """#include <valgrind/callgrind.h>
 void meter_start(void) { CALLGRIND_ZERO_STATS; CALLGRIND_START_INSTRUMENTATION; }
 void meter_stop(void) { CALLGRIND_STOP_INSTRUMENTATION; CALLGRIND_DUMP_STATS_AT("units"); }
+void meter_pause(void) { CALLGRIND_TOGGLE_COLLECT; }
 """
 METER_ENV = "SCORER_METER"
 TOTALS = re.compile(r"^totals:\s+(\d+)", re.MULTILINE)
@@ -170,7 +204,15 @@ def metered(count: int) -> Callable[[Callable[[], object]], None]:
         if switch is not None:
             switch.meter_start()
         for _ in range(count):
-            work()
+            if isinstance(work, Paused):  # its first step outside the count
+                if switch is not None:
+                    switch.meter_pause()
+                work.first()
+                if switch is not None:
+                    switch.meter_pause()
+                work.work()
+            else:
+                work()
         if switch is not None:
             switch.meter_stop()
     return run
