@@ -86,8 +86,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     versions.init_app(app)
     downloads.init_app(app)
     assets.init_app(app)
-    app.config["CONTENT_SECURITY_POLICY"] = content_security_policy(
-        app.extensions["scorer_assets"].inline)
+    app.config["CONTENT_SECURITY_POLICY"] = CONTENT_SECURITY_POLICY
     # Scores as the PDF writes them: +20, −120 (a real minus sign).
     app.add_template_filter(signed, "signed")
     app.add_template_filter(number, "number")
@@ -97,9 +96,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.before_request(guard_writes)
     app.after_request(safety_headers)
     app.after_request(compressed)
-    # After-request functions run last registered first: the first visit's inline head is
-    # written into the page before it is compressed.
-    app.after_request(assets.first_visit)
     redact_token_logs(app)
     # Before any route is added: each <int:…> is bound to its converter as it is added.
     app.url_map.converters["int"] = params.RowIdConverter
@@ -113,16 +109,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 # -- Content-Security-Policy and token-free logs ------------------------------------------
 
 
-# No page has an inline <script>, <style>, style= or on…= handler but the stylesheet and
-# the html.js marker of a first visit, allowed by the hashes of their exact text: the
-# policy needs neither 'unsafe-inline' nor nonces, and a cached page is safe to answer as
-# it is.
-def content_security_policy(inline: assets.Inline) -> str:
-    """The policy of every answer, made once when the app is."""
-    return (f"default-src 'self'; script-src 'self' {inline.script_hash}; "
-            f"style-src 'self' {inline.style_hash}; "
-            "img-src 'self' data:; object-src 'none'; base-uri 'none'; "
-            "form-action 'self'; frame-ancestors 'none'")
+# No page has an inline <script>, <style>, style= or on…= handler: every script and
+# stylesheet is a file of our own, so the policy needs neither 'unsafe-inline', nor
+# nonces, nor hashes, and a cached page is safe to answer as it is.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'")
 
 
 _TOKEN_PATH = re.compile(r"/([gvs])/[A-Za-z0-9_-]{16,}")

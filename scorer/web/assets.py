@@ -10,7 +10,6 @@ every use instead of kept, so it is never stuck with the wrong one.
 
 from __future__ import annotations
 
-import base64
 import gzip
 import hashlib
 import mimetypes
@@ -61,40 +60,12 @@ def load(name: str, path: Path) -> Asset:
                  body, packed if packed is not None and len(packed) < len(body) else None, mimetype)
 
 
-def csp_hash(text: str) -> str:
-    """The CSP source that allows one inline <style> or <script> of exactly this text."""
-    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
-
-
-@dataclass(frozen=True, slots=True)
-class Inline:
-    """The first paint's files as a first visit gets them: written into the page's head.
-
-    ``digest`` names this pair of files: the ``assets`` cookie holding it says the browser
-    was sent them (and fetched them as files after the page), so its pages link them."""
-
-    style: str
-    script: str
-    style_hash: str
-    script_hash: str
-    digest: str
-
-
-def inline(style: Asset, script: Asset) -> Inline:
-    """The stylesheet and the html.js marker as inline text, with their CSP hashes."""
-    css, js = style.body.decode(), script.body.decode()
-    if "</" in css or "</" in js:  # would end the inline element early
-        raise ValueError("app.css and js-flag.js must not contain '</' to be inlined")
-    return Inline(css, js, csp_hash(css), csp_hash(js), style.digest + script.digest)
-
-
 class Assets:
     """The app's static files by plain and by hashed name."""
 
     def __init__(self, app: Flask):
         self.by_name = {name: load(name, path) for name, path in sources(app).items()}
         self.by_hash = {a.hashed: a for a in self.by_name.values()}
-        self.inline = inline(self.by_name["app.css"], self.by_name["js-flag.js"])
         # (script root, name) -> URL: a page links seven files, each the same every time.
         self.urls: dict[tuple[str, str], str] = {}
 
@@ -152,77 +123,9 @@ def answer(asset: Asset, caching: str) -> Response:
     return response
 
 
-# What every page's first paint waits for. Named in the page's response headers, they may
-# be fetched while the page's own body is still arriving, not only once its <head> is parsed.
-FIRST_PAINT = (("app.css", "style"), ("js-flag.js", "script"))
-
-
-def preload(response: Response) -> Response:
-    """Name the first paint's files in a Link header of every HTML page sent in full that
-    links them (a first visit has them inline: preloading them would only compete)."""
-    found = assets()
-    if (response.status_code == 200 and response.mimetype == "text/html"
-            and request.cookies.get(COOKIE) == found.inline.digest):
-        response.headers.setdefault("Link", ", ".join(
-            f"<{found.url(name)}>; rel=preload; as={kind}" for name, kind in FIRST_PAINT))
-    return response
-
-
-# -- the first visit: no round trip before the first paint ----------------------------
-
-COOKIE = "assets"
-COOKIE_SECONDS = 60 * 60 * 24 * 365
-
-
-def linked_head(found: Assets) -> bytes:
-    """How base.html links the first paint's files (what a first visit's page replaces)."""
-    return (f'<link rel="stylesheet" href="{found.url("app.css")}">\n'
-            f'<script src="{found.url("js-flag.js")}"></script>').encode()
-
-
-def inlined_head(found: Assets) -> bytes:
-    """The same two files written into the page, allowed by their CSP hashes."""
-    return f"<style>{found.inline.style}</style>\n<script>{found.inline.script}</script>".encode()
-
-
-def prefetches(found: Assets) -> bytes:
-    """Ask for both files at the lowest priority once the page is in, so that the next page,
-    which links them, finds them in the browser's cache."""
-    return "".join(f'<link rel="prefetch" href="{found.url(name)}">\n'
-                   for name, _kind in FIRST_PAINT).encode()
-
-
-def first_visit(response: Response) -> Response:
-    """A page for a browser without the current ``assets`` cookie: the stylesheet and the
-    html.js marker inline in its head (the files are fetched after it), and the cookie.
-
-    Done on the answer, not in the template, so the game page cache keeps one page per key
-    (a kept page arrives gzipped: unpacked here, packed again by the compression after)."""
-    found = assets()
-    if (response.status_code != 200  # a page, not an error page (one answer for any 404)
-            or response.mimetype != "text/html" or response.direct_passthrough
-            or request.cookies.get(COOKIE) == found.inline.digest):
-        return response
-    packed = response.headers.get("Content-Encoding") == "gzip"
-    html = gzip.decompress(response.get_data()) if packed else response.get_data()
-    head = linked_head(found)
-    if head not in html:
-        return response
-    before, body_end, after = html.replace(head, inlined_head(found), 1).rpartition(b"</body>")
-    if body_end:
-        html = before + prefetches(found) + body_end + after
-    response.set_data(html)
-    if packed:
-        del response.headers["Content-Encoding"]
-    response.set_cookie(COOKIE, found.inline.digest, max_age=COOKIE_SECONDS, path="/",
-                        samesite="Lax", httponly=True)
-    return response
-
-
 def init_app(app: Flask) -> None:
     """Read and compress every static file once; serve them and give templates static_url."""
     app.extensions["scorer_assets"] = Assets(app)
     app.add_template_global(static_url, "static_url")
     # Flask's own /static/<filename> route, answered from memory instead of the disk.
     app.view_functions["static"] = static
-    app.after_request(preload)

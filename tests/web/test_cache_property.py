@@ -5,8 +5,7 @@ requests, ``reference`` has every cache emptied before each request. Each reques
 sequence is asked of both with the very same cookies (the session holds the pending
 flash, the CSRF secret and the language's cookie sits beside it), and the answers must be
 equal: the game page over language × link × ?rows=all × a pending flash × a second
-browser × a first visit (no ``assets`` cookie: the stylesheet inline) × before and after a
-deal, and the PDF sheet in each language and option.
+browser × before and after a deal, and the PDF sheet in each language and option.
 """
 
 from __future__ import annotations
@@ -69,7 +68,7 @@ def started(app, deals: int) -> tuple[str, str, Table]:
 def cookies(client) -> dict[str, str]:
     """The browser's cookies by name."""
     found = {}
-    for name in ("session", "lang", "assets"):
+    for name in ("session", "lang"):
         cookie = client.get_cookie(name)
         if cookie is not None:
             found[name] = cookie.value
@@ -114,9 +113,8 @@ def same_page(served_app, reference, client, path: str) -> str:
 
 
 def test_a_served_game_page_is_the_page_nothing_kept_gives(apps):
-    """Over language × link × ?rows=all × a pending flash × a second browser × a first
-    visit, before and after a deal, the served page is the page the reference renders from
-    nothing."""
+    """Over language × link × ?rows=all × a pending flash × a second browser, before and
+    after a deal, the served page is the page the reference renders from nothing."""
     served_app, reference = apps
     game, view, keeper = started(served_app, deals=26)
     browsers = [keeper.client, served_app.test_client()]
@@ -127,20 +125,17 @@ def test_a_served_game_page_is_the_page_nothing_kept_gives(apps):
     for stage in ("before", "after"):
         if stage == "after":
             keeper.deal(game, action="redeal")
-        for code, link, every, flash, who, first in itertools.product(
-                ("ru", "en"), (game, view), (False, True), (False, True), (0, 1),
-                (False, True)):
+        for code, link, every, flash, who in itertools.product(
+                ("ru", "en"), (game, view), (False, True), (False, True), (0, 1)):
             client = browsers[who]
             client.set_cookie("lang", code)
-            if first:
-                client.delete_cookie("assets")
             if flash:
                 with client.session_transaction() as session:
                     session["_flashes"] = [("message", "Kept for one page only")]
             html = same_page(served_app, reference, client, link + ("?rows=all" if every else ""))
             assert ("Kept for one page only" in html) == flash
             assert f'<html lang="{code}">' in html
-            assert ("<style>" in html) == first
+            assert "<style>" not in html
             seen.add((stage, html.count('<tr id="row-'), '/restore"' in html))
     # The combinations showed what they should: 20 rows or all 25 (then 26) live ones,
     # the restore form on the edit link only.
