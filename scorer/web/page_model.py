@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -252,9 +253,10 @@ def render(row: GameRow, editable: bool, loaded: Version | None = None, *,
 
 
 class BlankForm:
-    """A ConfirmForm whose CSRF field holds the blank every browser's token replaces."""
+    """A ConfirmForm whose CSRF field holds the blank every browser's token replaces
+    (made once per render: every write form of the page writes the same input)."""
 
-    @property
+    @functools.cached_property
     def csrf_token(self) -> Markup:
         """The hidden input, as ConfirmForm writes it, with the blank for its value."""
         return Markup(ConfirmForm().csrf_token(value=CSRF_BLANK))
