@@ -220,13 +220,11 @@ def register_blueprints(app: Flask) -> None:
         rules,
         site,
         storage,
-        view,
     )
 
     app.register_blueprint(site.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(game.bp)
-    app.register_blueprint(view.bp)
     app.register_blueprint(board.bp)
     app.register_blueprint(health.bp)
     app.register_blueprint(offline.bp)

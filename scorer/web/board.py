@@ -52,7 +52,7 @@ def render(row: GameRow, loaded: Version, tag: str | None) -> str:
 def qr(token: str) -> Response:
     """The read-only link's QR code, for the address this board was opened at."""
     row = access.game_for(token, edit=False)
-    svg = qr_svg(url_for("view.page", token=row.view_token, _external=True))
+    svg = qr_svg(url_for("game.page", link="v", token=row.view_token, _external=True))
     response = Response(str(svg), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "private, max-age=3600"
     return response

@@ -80,7 +80,7 @@ def again(token: str) -> ResponseReturnValue:
     access.remember(made.edit_token)
     if access.is_host():
         same_seats(club(), row.id, made.id, players)
-    return redirect(url_for("game.page", token=made.edit_token))
+    return redirect(url_for("game.page", link="g", token=made.edit_token))
 
 
 def same_seats(c: Club, old: int, new: int, names: list[str]) -> None:

@@ -237,8 +237,8 @@ def shown(value: float | None) -> str:
 
 def game_links(c: Club, viewer: Viewer, game_ids: list[int]) -> dict[int, str]:
     """{game id: its page}: the edit page for the host, the read-only one for a share."""
-    return {game_id: (flask_url("game.page", token=found.edit_token) if viewer.host
-                      else flask_url("view.page", token=found.view_token))
+    return {game_id: (flask_url("game.page", link="g", token=found.edit_token) if viewer.host
+                      else flask_url("game.page", link="v", token=found.view_token))
             for game_id, found in c.game_links(game_ids).items()}
 
 

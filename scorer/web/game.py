@@ -1,4 +1,5 @@
-"""The scorekeeper's pages: the game, recording a deal, editing, deleting, restoring."""
+"""The game's pages: the game under both links, and the scorekeeper's recording a deal,
+editing, deleting, restoring."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     jsonify,
     redirect,
     render_template,
@@ -46,7 +48,9 @@ from scorer.web.i18n import lang
 from scorer.web.params import arg_int
 from scorer.web.versions import Broken, Loaded, Version, load, remember, rescored
 
-bp = Blueprint("game", __name__, url_prefix="/g")
+# The game's two links share the pages that only read it (the page, why, the downloads):
+# /g/<edit token> shows the scorekeeper's buttons, /v/<token> the same page read-only.
+bp = Blueprint("game", __name__)
 
 # Fields the deal form shows beside their inputs; any other error goes on top.
 FORM_FIELDS = {"declarer", "contract", "dark", "points", "marriages", "no_tricks", "prikup",
@@ -80,7 +84,7 @@ def repeated(row: GameRow) -> bool:
 
 def landing(row: GameRow) -> str:
     """Where every save lands: the game page's top (totals, the next deal's form, newest rows)."""
-    return url_for("game.page", token=row.edit_token)
+    return url_for("game.page", link="g", token=row.edit_token)
 
 
 def edit_row(token: str) -> GameRow:
@@ -90,18 +94,36 @@ def edit_row(token: str) -> GameRow:
     return row
 
 
-@bp.get("/<token>")
-def page(token: str) -> ResponseReturnValue:
-    """The game page with totals, state, protocol and the scorekeeper's buttons."""
-    row = edit_row(token)
-    return page_cache.cached_page(row, True, lambda loaded, _tag: page_model.render(
-        row, True, loaded, blanks=True))
+def opened(link: str, token: str) -> GameRow:
+    """The game a page opens: /g/ needs the edit token (and remembers it), /v/ opens with
+    either token, read-only."""
+    if link == "g":
+        return edit_row(token)
+    return access.game_for(token, edit=False)
 
 
-@bp.get("/<token>/why/<int:n>")
-def why(token: str, n: int) -> ResponseReturnValue:
+@bp.get("/<any(g, v):link>/<token>")
+def page(link: str, token: str) -> ResponseReturnValue:
+    """The game page with totals, state and protocol; the scorekeeper's buttons on /g/, and
+    on /v/ a 304 when nothing changed since the last poll."""
+    if link == "g":
+        row = edit_row(token)
+        return page_cache.cached_page(row, True, lambda loaded, _tag: page_model.render(
+            row, True, loaded, blanks=True))
+    row = access.game_for(token, edit=False)
+    if token != row.view_token:  # an edit token is sent to its view link
+        return redirect(url_for("game.page", link="v", token=row.view_token))
+    access.remember(token)
+    response = page_cache.cached_page(row, False, lambda loaded, tag: page_model.render(
+        row, False, loaded, etag=tag))
+    response.headers["X-Poll-Seconds"] = str(current_app.config["POLL_SECONDS"])
+    return response
+
+
+@bp.get("/<any(g, v):link>/<token>/why/<int:n>")
+def why(link: str, token: str, n: int) -> ResponseReturnValue:
     """Why every number of protocol row n is what it is (the link behind each number)."""
-    return page_model.why_page(edit_row(token), n, editable=True)
+    return page_model.why_page(opened(link, token), n, editable=link == "g")
 
 
 def setup_of(loaded: Loaded, slot_id: int | None = None) -> deal_input.Setup:
@@ -144,7 +166,7 @@ def keyed(loaded: Version, err: RuleError, deal_no: int) -> dict[tuple[str, int 
     """Place an engine refusal beside its field (or on top if it is about another deal),
     worded with the players' names and the agreement's title linked to the rules sheet."""
     players = loaded.row.head.get("players", [])
-    rules = url_for("rules.edit_rules", token=loaded.row.edit_token)
+    rules = url_for("rules.page", link="g", token=loaded.row.edit_token)
     if err.deal == deal_no and err.field in FORM_FIELDS:
         key = (err.field, err.seat if err.field != "declarer" else None)
         return {key: deal_input.refusal(err, players, lang(), rules, deal=False)}
@@ -176,14 +198,14 @@ def entry_for(setup: Setup) -> tuple[str, Entry, JsonDict | None]:
     return action, entry, record
 
 
-@bp.route("/<token>/deal", methods=["GET", "POST"])
+@bp.route("/g/<token>/deal", methods=["GET", "POST"])
 def new_deal(token: str) -> ResponseReturnValue:
     """The form for the next deal; posted, it is previewed or saved."""
     row = edit_row(token)
     return show_deal(row, None) if request.method == "GET" else post_deal(row, None)
 
 
-@bp.route("/<token>/deal/<int:slot_id>", methods=["GET", "POST"])
+@bp.route("/g/<token>/deal/<int:slot_id>", methods=["GET", "POST"])
 def edit_deal(token: str, slot_id: int) -> ResponseReturnValue:
     """The form to fix an earlier deal; posted, everything after it is replayed."""
     row = edit_row(token)
@@ -409,7 +431,7 @@ def history_page(game_id: int, slot_id: int | None) -> dict[str, Any]:
             "history_pages": pages, "history_at": at}
 
 
-@bp.get("/<token>/preview")
+@bp.get("/g/<token>/preview")
 def preview(token: str) -> Response:
     """The live preview: every player's delta for the deal being typed, as JSON."""
     row = edit_row(token)
@@ -481,7 +503,7 @@ def change_slot(row: GameRow, slot_id: int, note: str,
             timeline = rescored(before, slots, lambda t: t.replace(index, None)
                                 if new_record is None else t.insert(index, new_record))
         except RuleError as err:
-            rules = url_for("rules.edit_rules", token=row.edit_token)
+            rules = url_for("rules.page", link="g", token=row.edit_token)
             return deal_input.refusal(err, row.head.get("players", []), lang(), rules,
                                       deal=True), 422
         try:
@@ -495,13 +517,13 @@ def change_slot(row: GameRow, slot_id: int, note: str,
     return None
 
 
-@bp.post("/<token>/deal/<int:slot_id>/delete")
+@bp.post("/g/<token>/deal/<int:slot_id>/delete")
 def delete_deal(token: str, slot_id: int) -> ResponseReturnValue:
     """Delete a deal (a new revision; it can be restored)."""
     return slot_change(token, slot_id, "delete")
 
 
-@bp.post("/<token>/deal/<int:slot_id>/restore")
+@bp.post("/g/<token>/deal/<int:slot_id>/restore")
 def restore_deal(token: str, slot_id: int) -> ResponseReturnValue:
     """Bring a deleted deal back in its place."""
     return slot_change(token, slot_id, "restore")
@@ -552,18 +574,18 @@ def qr_svg(url: str) -> Markup:
     return Markup(out.getvalue().decode())
 
 
-@bp.get("/<token>/share")
+@bp.get("/g/<token>/share")
 def share(token: str) -> str:
     """The read-only link with its QR code, and the edit link."""
     row = edit_row(token)
-    view_url = url_for("view.page", token=row.view_token, _external=True)
-    edit_url = url_for("game.page", token=row.edit_token, _external=True)
+    view_url = url_for("game.page", link="v", token=row.view_token, _external=True)
+    edit_url = url_for("game.page", link="g", token=row.edit_token, _external=True)
     return render_template("game/share.html", row=row, view_url=view_url, edit_url=edit_url,
                            view_qr=qr_svg(view_url), edit_qr=qr_svg(edit_url),
                            host=access.is_host(), confirm=ConfirmForm())
 
 
-@bp.post("/<token>/share/replace")
+@bp.post("/g/<token>/share/replace")
 def replace_links(token: str) -> ResponseReturnValue:
     """The host gives a game new links: whoever held the old ones opens nothing now."""
     row = access.game_for(token, edit=True)
@@ -576,13 +598,13 @@ def replace_links(token: str) -> ResponseReturnValue:
     return redirect(url_for("game.share", token=fresh.edit_token))
 
 
-@bp.get("/<token>/export.json")
-def export(token: str) -> Response:
+@bp.get("/<any(g, v):link>/<token>/export.json")
+def export(link: str, token: str) -> Response:
     """The game log as GAME-FORMAT JSON."""
-    return downloads.export_json(edit_row(token))
+    return downloads.export_json(opened(link, token))
 
 
-@bp.get("/<token>/sheet.pdf")
-def sheet(token: str) -> Response:
+@bp.get("/<any(g, v):link>/<token>/sheet.pdf")
+def sheet(link: str, token: str) -> Response:
     """The printable protocol sheet."""
-    return downloads.pdf(edit_row(token))
+    return downloads.pdf(opened(link, token))

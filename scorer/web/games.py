@@ -267,7 +267,7 @@ def create_from_form(form: NewGameForm, agreements: Agreements,
     access.count_creation()
     access.remember(row.edit_token)
     club_new.link_new(row.id, names)
-    return redirect(url_for("game.page", token=row.edit_token))
+    return redirect(url_for("game.page", link="g", token=row.edit_token))
 
 
 @bp.post("/import")
@@ -292,7 +292,7 @@ def import_game() -> ResponseReturnValue:
         if row is not None:
             access.remember(row.edit_token)
             flash(_("Game imported."))
-            return redirect(url_for("game.page", token=row.edit_token))
+            return redirect(url_for("game.page", link="g", token=row.edit_token))
     return render_template("games/import.html", import_form=form, error=error), 422
 
 
