@@ -13,7 +13,7 @@ from webtable import csrf_of
 from scorer import store
 from scorer.cli import main as cli
 from scorer.web import db as web_db
-from scorer.web import versions
+from scorer.web.game import versions
 
 
 def played(table, deals: int = 2) -> str:

@@ -375,7 +375,7 @@ def test_every_refusal_about_a_seat_names_the_player_on_the_web(app):
     each has a web text with the player's name (names, never seat numbers)."""
     from scorer.engine import RuleError
     from scorer.engine.errors import RULE_TEXTS
-    from scorer.web.deal_input import SEAT_TEXTS, refusal_words
+    from scorer.web.game.deal_input import SEAT_TEXTS, refusal_words
 
     about_a_seat = {rule for rule, text in RULE_TEXTS.items()
                     if "{seat}" in text.msgid or "seat {expected}" in text.msgid}

@@ -310,7 +310,7 @@ def test_each_why_links_its_agreement_on_the_rules_sheet(table):
 
 def test_the_games_list_replays_each_game_once(table, monkeypatch):
     """Viewing the list again replays nothing, even with far more games than 32."""
-    from scorer.web import versions
+    from scorer.web.game import versions
 
     for i in range(40):
         table.new_game(names=(f"Аня{i}", "Борис"))

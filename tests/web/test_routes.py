@@ -7,7 +7,7 @@ from collections import defaultdict
 
 from url_rules import BOTH_LINKS, link_free, rule_paths
 
-from scorer.web import downloads
+from scorer.web.game import downloads
 
 
 def test_no_two_rules_differ_only_by_the_game_link(app):

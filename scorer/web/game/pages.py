@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import io
 import re
 import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
-import segno
 from flask import (
     Blueprint,
     Response,
@@ -32,21 +30,15 @@ from werkzeug.exceptions import HTTPException
 
 from scorer.engine import Row, RuleError, Timeline
 from scorer.store import GameRow, JsonDict, LimitError, StaleError
-from scorer.web import (
-    access,
-    conflicts,
-    deal_input,
-    downloads,
-    page_cache,
-    page_model,
-    storage,
-)
+from scorer.web import access, storage
 from scorer.web.db import get_store
-from scorer.web.deal_input import Entry, Key, Setup
 from scorer.web.forms import ConfirmForm, new_sid
+from scorer.web.game import conflicts, deal_input, downloads, page_cache, page_model
+from scorer.web.game.deal_input import Entry, Key, Setup
+from scorer.web.game.versions import Broken, Loaded, Version, load, remember, rescored
 from scorer.web.i18n import lang
 from scorer.web.params import arg_int
-from scorer.web.versions import Broken, Loaded, Version, load, remember, rescored
+from scorer.web.qr import qr_svg
 
 # The game's two links share the pages that only read it (the page, why, the downloads):
 # /g/<edit token> shows the scorekeeper's buttons, /v/<token> the same page read-only.
@@ -564,14 +556,6 @@ def note_changes(before: Version, after: Version, note: str, slot_id: int) -> No
         "before": list(before.protocol.score), "after": list(after.protocol.score),
         "rows": len(rows), "ids": rows[:MAX_CHANGED_IDS],
     }
-
-
-def qr_svg(url: str) -> Markup:
-    """A QR code of a link as inline SVG."""
-    out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False,
-                                    svgns=True, dark="#000", light="#fff")
-    return Markup(out.getvalue().decode())
 
 
 @bp.get("/g/<token>/share")

@@ -43,13 +43,14 @@ from scorer.engine import (
 )
 from scorer.renders import comparison_paper, rules_paper
 from scorer.store import GameRow
-from scorer.web import access, agreement_form, downloads
-from scorer.web.agreement_form import label_of, loc
-from scorer.web.deal_input import refusal
+from scorer.web import access
+from scorer.web.game import agreement_form, downloads
+from scorer.web.game.agreement_form import label_of, loc
+from scorer.web.game.deal_input import refusal
+from scorer.web.game.versions import Broken, Loaded, load
 from scorer.web.i18n import lang
 from scorer.web.lru import Lru
 from scorer.web.turns import Turns
-from scorer.web.versions import Broken, Loaded, load
 
 bp = Blueprint("compare", __name__)
 

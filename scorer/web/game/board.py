@@ -13,10 +13,11 @@ from flask import Blueprint, Response, current_app, redirect, render_template, u
 from flask.typing import ResponseReturnValue
 
 from scorer.store import GameRow
-from scorer.web import access, page_model
-from scorer.web.game import qr_svg
-from scorer.web.page_cache import Render, cached_page
-from scorer.web.versions import Version
+from scorer.web import access
+from scorer.web.game import page_model
+from scorer.web.game.page_cache import Render, cached_page
+from scorer.web.game.versions import Version
+from scorer.web.qr import qr_svg
 
 bp = Blueprint("board", __name__, url_prefix="/v")
 

@@ -53,9 +53,10 @@ from scorer.engine.texts import N_
 from scorer.marks import number
 from scorer.renders import RenderFailed, html_paper
 from scorer.store import GameRow
-from scorer.web import access, downloads
-from scorer.web.club_chart import rating_svg
+from scorer.web import access
+from scorer.web.club.chart import rating_svg
 from scorer.web.db import get_store
+from scorer.web.game import downloads
 from scorer.web.i18n import lang
 from scorer.web.lru import Lru
 from scorer.web.params import arg_int, sqlite_int

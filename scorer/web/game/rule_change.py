@@ -30,15 +30,16 @@ from scorer.engine import (
     resolve_agreements,
 )
 from scorer.store import GameRow, StaleError
-from scorer.web import access, agreement_form
-from scorer.web.agreement_form import label_of, loc
-from scorer.web.compare import links, result_context
+from scorer.web import access
 from scorer.web.db import get_store
-from scorer.web.deal_input import refusal
 from scorer.web.forms import ConfirmForm, text_refusal
+from scorer.web.game import agreement_form
+from scorer.web.game.agreement_form import label_of, loc
+from scorer.web.game.compare import links, result_context
+from scorer.web.game.deal_input import refusal
+from scorer.web.game.versions import Broken, Loaded, load
 from scorer.web.i18n import lang
 from scorer.web.params import arg_int
-from scorer.web.versions import Broken, Loaded, load
 
 bp = Blueprint("rule_change", __name__, url_prefix="/g")
 

@@ -6,9 +6,10 @@ from flask import Blueprint, render_template
 from flask.typing import ResponseReturnValue
 
 from scorer.engine import catalog, current_agreements
-from scorer.web import access, agreement_form
-from scorer.web.agreement_form import label_of, loc
-from scorer.web.versions import Broken, load
+from scorer.web import access
+from scorer.web.game import agreement_form
+from scorer.web.game.agreement_form import label_of, loc
+from scorer.web.game.versions import Broken, load
 
 bp = Blueprint("rules", __name__)
 
