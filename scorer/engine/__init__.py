@@ -67,11 +67,12 @@ from scorer.engine.scoring import (
     start,
 )
 from scorer.engine.timeline import Timeline
+from scorer.engine.validation import blank_points
 
 __all__ = [
     "ADJUSTMENT_REASONS", "FORMAT", "FORMAT_2", "FORMATS", "AgreementChange", "changed",
     "current_agreements", "log_format", "log_with", "MAX_DEALS", "MAX_NAME", "checked_parts",
-    "check_deal_count",
+    "check_deal_count", "blank_points",
     "load_game",
     "MAX_LOG_BYTES", "MAX_NOTES", "MAX_PLACE", "MAX_REASON", "MAX_TITLE", "name_key",
     "check_date", "check_name",
