@@ -22,7 +22,6 @@ from flask_babel import gettext as _
 
 from scorer.engine import (
     FORMAT,
-    MAX_DEALS,
     MAX_LOG_BYTES,
     Agreements,
     RuleError,
@@ -33,7 +32,7 @@ from scorer.engine import (
     parse_game,
     resolve_agreements,
 )
-from scorer.store import DELETED_DAYS, GameRow, GuestCapError, LimitError, Store
+from scorer.store import DELETED_DAYS, GameRow, GuestCapError, Store
 from scorer.web import access, storage
 from scorer.web.club.new_game import apply_chip, chips, link_new
 from scorer.web.db import get_store
@@ -304,11 +303,7 @@ def import_file(raw: bytes) -> tuple[str | None, GameRow | None]:
         with _import_slots:
             log, records = checked_parts(load_game(raw))
             totals = end_totals(log, records)
+        # The store checks the engine's deal limit again as it writes (RuleError).
+        return None, access.create_game(log, records, totals)
     except RuleError as err:
         return err.message(lang()), None
-    if len(records) > MAX_DEALS:
-        return _("A game holds at most %(max)d deals.", max=MAX_DEALS), None
-    try:
-        return None, access.create_game(log, records, totals)
-    except LimitError:
-        return _("A game holds at most %(max)d deals.", max=MAX_DEALS), None

@@ -29,7 +29,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from scorer.engine import Row, RuleError, Timeline
-from scorer.store import GameRow, JsonDict, LimitError, StaleError
+from scorer.store import GameRow, JsonDict, StaleError
 from scorer.web import access, storage
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm, new_sid
@@ -183,11 +183,20 @@ def preview_of(loaded: Loaded, record: JsonDict, slot_id: int | None) -> Row | d
     return protocol.rows[deal_no - 1]
 
 
-def entry_for(setup: Setup) -> tuple[str, Entry, JsonDict | None]:
+def entry_for(loaded: Version, setup: Setup) -> tuple[str, Entry, JsonDict | None]:
     """Read the posted form; return (action, entry, record)."""
     action, entry = deal_input.read(setup, request.form, request.form.getlist)
-    record = deal_input.build(setup, action, entry)
-    return action, entry, record
+    return action, entry, built(loaded, setup, action, entry)
+
+
+def built(loaded: Version, setup: Setup, action: str, entry: Entry) -> JsonDict | None:
+    """The record the form describes, or None with the errors put in entry: the form's own
+    (a field it cannot read) or the engine's refusal met on the way, beside its field."""
+    try:
+        return deal_input.build(setup, action, entry)
+    except RuleError as err:
+        entry.errors.update(keyed(loaded, err, setup.deal))
+        return None
 
 
 @bp.route("/g/<token>/deal", methods=["GET", "POST"])
@@ -279,7 +288,7 @@ def post_deal(row: GameRow, slot_id: int | None) -> ResponseReturnValue:
     if slot_id is None and loaded.protocol.winner is not None:
         return after_change(row, _("The game is over: nothing was saved."), 409)
     setup = setup_of(loaded, slot_id)
-    action, entry, record = entry_for(setup)
+    action, entry, record = entry_for(loaded, setup)
     if record is None:
         return show_form(loaded, setup, entry, slot_id, status=422)
     if action in ("preview", "preview_raspis", "preview_adjustment"):
@@ -316,7 +325,7 @@ def refuse_stale(loaded: Version, slot_id: int | None,
         mine = None
         if editable_slot and (slot_id is not None or loaded.protocol.winner is None):
             try:
-                mine = entry_for(setup_of(loaded, slot_id))[2]
+                mine = entry_for(loaded, setup_of(loaded, slot_id))[2]
             except HTTPException:  # the winning deal has no form: the page says what it is
                 mine = None
         return conflicts.answer(loaded, slot_id, "new" if slot_id is None else "edit", mine,
@@ -356,8 +365,8 @@ def save(loaded: Loaded, record: JsonDict, slot_id: int | None, entry: Entry,
         if repeated(row):
             return redirect(landing(row))
         return refuse_stale(load(row), slot_id, loaded.version)
-    except LimitError as err:
-        entry.errors[("top", None)] = _("A game holds at most %(max)d deals.", max=err.limit)
+    except RuleError as err:  # the engine's deal limit, as the store checks it too
+        entry.errors.update(keyed(loaded, err, deal_number(loaded, slot_id)))
         return show_form(loaded, setup, entry, slot_id, status=422)
     except sqlite3.Error as err:  # the disk refused: the form again, with what was typed
         refused = storage.noted(err)
@@ -438,7 +447,7 @@ def preview(token: str) -> Response:
         action = "play"
     elif action.startswith("preview_"):
         action = action.removeprefix("preview_")
-    record = deal_input.build(setup, action, entry)
+    record = built(loaded, setup, action, entry)
     if record is None:
         return jsonify(ok=False, errors=errors_json(entry.errors), **freshness(loaded))
     shown = preview_of(loaded, record, slot_id)
@@ -494,14 +503,11 @@ def change_slot(row: GameRow, slot_id: int, note: str,
         try:
             timeline = rescored(before, slots, lambda t: t.replace(index, None)
                                 if new_record is None else t.insert(index, new_record))
-        except RuleError as err:
+            version = st.revise_deal(row.id, slot_id, new_record, note)
+        except RuleError as err:  # the record's, or the engine's deal limit in the store
             rules = url_for("rules.page", link="g", token=row.edit_token)
             return deal_input.refusal(err, row.head.get("players", []), lang(), rules,
                                       deal=True), 422
-        try:
-            version = st.revise_deal(row.id, slot_id, new_record, note)
-        except LimitError as err:
-            return _("A game holds at most %(max)d deals.", max=err.limit), 422
         if key is not None:
             st.note_submission(row.id, key, version)
     remember(before, version, slots, timeline)
