@@ -79,9 +79,10 @@ def workload(kind: str, size: int) -> Callable[[], object]:
     from games import evening_game
 
     from scorer import create_app
-    from scorer.web import access, page_model
+    from scorer.web import access
     from scorer.web.db import get_store
-    from scorer.web.versions import load
+    from scorer.web.game import page_model
+    from scorer.web.game.versions import load
 
     full = evening_game(size + 200, 3, seed=2)
     folder = tempfile.TemporaryDirectory(prefix="scorer-instr-")

@@ -27,7 +27,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from scorer.engine import MAX_DEALS, log_with, name_key
+from scorer.engine import RuleError, check_deal_count, log_with, name_key
 
 # Writers in this process queue here first: SQLite's own busy handler sleeps with
 # growing back-off, which turns a short wait into a long tail under concurrent posts.
@@ -828,9 +828,13 @@ class Store:
         top = int(self.db.execute(
             "select coalesce(max(seq), 0) from deals where game_id = ?", [game_id]
         ).fetchone()[0])
-        # Only a game with that many slots can be full; deleted deals do not count.
-        if top >= MAX_DEALS and self.live_count(game_id) >= MAX_DEALS:
-            raise LimitError(MAX_DEALS)
+        # The engine's limit (RuleError deals.limit), counted in live deals: deleted ones
+        # do not count. Slots are never fewer than live deals, so while they pass the
+        # live ones need no counting (a walk over every deal of the game).
+        try:
+            check_deal_count(top + 1)
+        except RuleError:
+            check_deal_count(self.live_count(game_id) + 1)
         deal_id = inserted(self.db.execute(
             "insert into deals (game_id, seq, created) values (?, ?, ?)",
             [game_id, top + 1, stamp],
@@ -901,7 +905,8 @@ class Store:
         """Append a deal record (in the caller's writing() or alone); return the game's new
         version. The new slot's number is the game's slot count (slots are never removed).
 
-        based_on: refuse with StaleError unless the game is still at this version.
+        based_on: refuse with StaleError unless the game is still at this version; a game
+        that holds MAX_DEALS live deals refuses with the engine's RuleError (deals.limit).
         """
         stamp = now()
         with self.atomic():
@@ -912,12 +917,12 @@ class Store:
     def revise_deal(self, game_id: int, slot: int, record: JsonDict | None, note: str,
                     based_on: int | None = None) -> int:
         """Edit (record), delete (None) or restore a deal slot by adding a revision
-        (based_on as for add_deal); return the game's new version."""
+        (based_on and the deal limit as for add_deal); return the game's new version."""
         stamp = now()
         with self.atomic():
             deal_id = self._deal_id(game_id, slot)
-            if note == "restore" and self.live_count(game_id) >= MAX_DEALS:
-                raise LimitError(MAX_DEALS)
+            if note == "restore":  # one more live deal: the engine's limit (RuleError)
+                check_deal_count(self.live_count(game_id) + 1)
             version = self._touch(game_id, stamp, based_on)
             self._revise(deal_id, record, note, stamp)
             return version
@@ -1034,14 +1039,6 @@ class Store:
             for name in g.head.get("players", []):
                 seen.setdefault(name, None)
         return list(seen)
-
-
-class LimitError(Exception):
-    """A game already holds the most deals allowed."""
-
-    def __init__(self, limit: int):
-        super().__init__(f"at most {limit} deals per game")
-        self.limit = limit
 
 
 class GuestCapError(Exception):

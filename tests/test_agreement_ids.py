@@ -17,7 +17,7 @@ from scorer.engine.protocol import REASON_TEXTS
 
 SCORER = Path(__file__).resolve().parents[1] / "scorer"
 # The engine, the marks, the deal input, the chart and everything else that reads agreements.
-SOURCES = sorted(SCORER.glob("engine/*.py")) + sorted(SCORER.glob("web/*.py")) + [
+SOURCES = sorted(SCORER.glob("engine/*.py")) + sorted(SCORER.glob("web/**/*.py")) + [
     SCORER / "marks.py", SCORER / "chart.py", SCORER / "sheet.py"]
 AGREEMENT_NAMES = {"ag", "agreements"}
 

@@ -58,7 +58,7 @@ def test_the_evening_games_hold_every_kind_of_record():
     from games import evening_game, form_fields
 
     from scorer.engine import parse_game, replay
-    from scorer.web.deal_input import build, read, setup_for
+    from scorer.web.game.deal_input import build, read, setup_for
 
     kinds, dark, prikup, marriages, bolts = set(), 0, 0, 0, 0
     for players in (2, 3, 4):

@@ -30,6 +30,7 @@ def test_wheel_ships_rules_inside_the_package(tmp_path):
     # The service worker's script and the board's styles.
     assert "scorer/templates/offline/sw.js" in names
     assert "scorer/web/static/board.css" in names
+    assert {"scorer/web/game/pages.py", "scorer/web/club/pages.py"} <= set(names)  # packages
     assert "scorer/translations/ru/LC_MESSAGES/messages.mo" in names
     assert "scorer/py.typed" in names  # the package is typed (PEP 561)
     # The distribution has a name of its own; the package it installs is ``scorer``.

@@ -107,8 +107,6 @@ def as_input_error(err: Exception) -> InputError:
     if isinstance(err, store.NewerSchemaError):
         newer = N_("written by a newer version of scorer (schema {names})")
         return InputError("--instance", newer, names=err.names)
-    if isinstance(err, store.LimitError):
-        return InputError("deals", N_("a game holds at most {max} deals"), max=err.limit)
     if isinstance(err, OSError):
         where = str(err.filename or "file")
         why = err.strerror or str(err)
@@ -118,6 +116,9 @@ def as_input_error(err: Exception) -> InputError:
 
 def fail(command: str, err: Exception, lang: str) -> int:
     """Print one line on stderr (``COMMAND: FIELD: TEXT``) and return the usage-error status."""
+    if isinstance(err, RuleError):  # the engine's limit as the store met it: its own line
+        print(f"{command}: {err.message(lang)}", file=sys.stderr)
+        return 2
     refusal = as_input_error(err)
     text = " ".join(refusal.text(lang).split())
     print(f"{command}: {refusal.field}: {text}", file=sys.stderr)
@@ -486,7 +487,7 @@ def run_import(args: argparse.Namespace) -> int:
                 logs, totals=[end_totals(head, records) for head, records in logs])
         finally:
             db.close()
-    except (InputError, OSError, sqlite3.Error, store.LimitError) as err:
+    except (InputError, OSError, sqlite3.Error, RuleError) as err:
         return fail("import", err, args.lang)
     for row in rows:
         print(f"import: game {row.id} ({' · '.join(row.head.get('players', []))}): "

@@ -87,6 +87,19 @@ def replace_all_links(instance: str | None) -> int:
         db.conn.close()
 
 
+def links_refusal(instance: str | None) -> str | None:
+    """The one line refusing --links on a file this version must not write (checked before
+    the key is rotated, so a refusal changes nothing), or None."""
+    from scorer.cli import dbcheck
+
+    path = database(instance)
+    found, _ = dbcheck.problem(path)
+    if not found:
+        return None
+    return (f"host-key: --links: {path}: {found}; nothing was changed (the host key "
+            f"neither)")
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the host key; with --rotate write a new one first."""
     config = config_file(args.instance)
@@ -96,6 +109,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.rotate:
         print(f"host-key: {current(config)}")
         return 0
+    if args.links and (found := links_refusal(args.instance)):
+        print(found, file=sys.stderr)
+        return 2
     key = rotate(config)
     print(f"host-key: new host key {key} written to {config}")
     print("host-key: browsers that held the old key no longer manage every game; "

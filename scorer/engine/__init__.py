@@ -14,6 +14,7 @@ from scorer.engine.catalog import (
 )
 from scorer.engine.compare import Comparison, compare
 from scorer.engine.errors import RuleError
+from scorer.engine.game_log import MAX_LOG_BYTES, checked_parts, end_totals, load_game, parse_game
 from scorer.engine.names import (
     MAX_NAME,
     MAX_NOTES,
@@ -36,7 +37,6 @@ from scorer.engine.records import (
     FORMATS,
     MARRIAGES,
     MAX_DEALS,
-    MAX_LOG_BYTES,
     SUITS,
     Adjustment,
     AgreementChange,
@@ -46,11 +46,10 @@ from scorer.engine.records import (
     Raspis,
     Record,
     Redeal,
+    check_deal_count,
     game_to_json,
-    load_game,
     log_format,
     log_with,
-    parse_game,
     parse_record,
     record_to_json,
 )
@@ -59,9 +58,7 @@ from scorer.engine.scoring import (
     Seating,
     advance,
     changed,
-    checked_parts,
     current_agreements,
-    end_totals,
     marriage_value,
     raspis_payout,
     replay,
@@ -70,10 +67,12 @@ from scorer.engine.scoring import (
     start,
 )
 from scorer.engine.timeline import Timeline
+from scorer.engine.validation import blank_points
 
 __all__ = [
     "ADJUSTMENT_REASONS", "FORMAT", "FORMAT_2", "FORMATS", "AgreementChange", "changed",
     "current_agreements", "log_format", "log_with", "MAX_DEALS", "MAX_NAME", "checked_parts",
+    "check_deal_count", "blank_points",
     "load_game",
     "MAX_LOG_BYTES", "MAX_NOTES", "MAX_PLACE", "MAX_REASON", "MAX_TITLE", "name_key",
     "check_date", "check_name",

@@ -1,19 +1,36 @@
 """The barrel (бочка): docs/RULES.md §4 steps 8 (freeze), 10 (attempts and falls),
 13 (entry) and 14 (three falls), and the barrel seats a row shows.
 
-Each step works on the record being scored (a :class:`~scorer.engine.scoring.Scoring`):
-its running state, its agreements, and its reasons and events.
+Each step works on the record being scored (a :class:`Step`, which scoring's
+``Scoring`` is): its running state, its agreements, and its reasons and events. The
+steps name only what they use of it, so this module needs nothing from scoring.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
-from scorer.engine.protocol import BarrelSeat, ReasonCode
+from scorer.engine.protocol import BarrelSeat, EventKind, ReasonCode
+from scorer.engine.state import CreditKind, State
 
-if TYPE_CHECKING:
-    from scorer.engine.scoring import CreditKind, Scoring, State
+
+class Step(Protocol):
+    """What the barrel's steps read and change of the record being scored."""
+
+    st: State
+    ag: Mapping[str, Any]
+    on_barrel: frozenset[int]  # who started the record on the barrel
+    credits: Mapping[int, list[tuple[int, CreditKind]]]  # their credits, for the freeze
+    credited: frozenset[int]  # credited what may win from the barrel
+    gain: list[int]  # credits of seats off the barrel, applied after the freeze
+
+    def say(self, seat: int, code: ReasonCode, /, **params: Any) -> None:
+        """Add a reason without an amount of its own."""
+
+    def event(self, seat: int | None, kind: EventKind, /, **extra: Any) -> None:
+        """Record an event of the row."""
+
 
 FallCause = Literal["attempts", "push_off", "simultaneous"]
 
@@ -34,7 +51,7 @@ def reaches(score: int, ag: Mapping[str, Any]) -> bool:
     return score >= target
 
 
-def freeze(sc: Scoring) -> None:
+def freeze(sc: Step) -> None:
     """Step 8: a barrel player keeps only what may reach him; notes who was credited."""
     st, ag = sc.st, sc.ag
     for seat, credits in sc.credits.items():
@@ -55,7 +72,7 @@ def freeze(sc: Scoring) -> None:
         sc.gain[seat] += sum(k for k, _ in kept)
 
 
-def attempts(sc: Scoring) -> None:
+def attempts(sc: Step) -> None:
     """Step 10: leave below the threshold; use an attempt; fall when they run out."""
     st, ag = sc.st, sc.ag
     leave(sc)
@@ -74,7 +91,7 @@ def attempts(sc: Scoring) -> None:
             fall(sc, seat, "attempts")
 
 
-def leave(sc: Scoring) -> None:
+def leave(sc: Step) -> None:
     """A barrel player now below the threshold simply leaves: no fall."""
     st, ag = sc.st, sc.ag
     for seat in sorted(st.barrel):
@@ -84,7 +101,7 @@ def leave(sc: Scoring) -> None:
             sc.event(seat, "barrel_leave")
 
 
-def fall(sc: Scoring, seat: int, cause: FallCause) -> None:
+def fall(sc: Step, seat: int, cause: FallCause) -> None:
     """A fall off the barrel, and step 14's third-fall rule right after it."""
     st, ag = sc.st, sc.ag
     st.barrel.pop(seat, None)
@@ -104,7 +121,7 @@ def fall(sc: Scoring, seat: int, cause: FallCause) -> None:
         sc.event(seat, "three_falls_zero")
 
 
-def enter(sc: Scoring) -> None:
+def enter(sc: Step) -> None:
     """Step 13: sit on the barrel; simultaneous entries and push-offs."""
     st, ag = sc.st, sc.ag
     threshold = ag["barrel_threshold"]

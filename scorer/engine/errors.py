@@ -61,6 +61,10 @@ RULE_TEXTS: dict[str, Text] = {
     "points.one": Text(N_("seat {seat}: {got} is impossible (no card is worth 1 point)")),
     "points.sum": Text(N_("must sum to 120 (got {got})")),
     "points.sum2": Text(N_("must sum to at most 120 (got {got})")),
+    "points.over": Text(N_("the seats other than {blank} took {sum} card points together, "
+                           "more than 120")),
+    "points.left": Text(N_("the seats other than {blank} took {sum} card points together, "
+                           "which leaves {left} for seat {blank}, and no card is worth 1 point")),
     "marriages.suit": Text(N_("unknown marriage {got!r}")),
     "marriages.inactive": Text(N_("seat {seat} does not play this deal")),
     "marriages.twice": Text(N_("{suit} declared more than once")),

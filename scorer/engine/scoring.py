@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from operator import add, sub
 from types import MappingProxyType
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from scorer.engine import barrel
 from scorer.engine.catalog import Agreements, resolve_agreements
@@ -35,10 +35,8 @@ from scorer.engine.records import (
     Play,
     Raspis,
     Record,
-    game_to_json,
-    log_with,
-    parse_game,
 )
+from scorer.engine.state import ACTIVE, CreditKind, State
 from scorer.engine.validation import validate
 
 MARRIAGE_VALUES = {"hearts": 100, "diamonds": 80, "clubs": 60, "spades": 40, "ace": 200}
@@ -103,50 +101,6 @@ def raspis_payout(contract: int, rule: str) -> int:
     if rule == "sixty_or_half":
         return 60 if contract <= 120 else half
     return half
-
-
-# The kinds of amount the barrel freeze tells apart (step 8).
-CreditKind = Literal["own_made", "own_failed", "defender", "talon", "payout", "penalty",
-                     "bonus"]
-
-
-@dataclass
-class State:
-    """The running state of a game between records."""
-
-    players: int
-    dealer: int
-    golden_left: int
-    score: list[int] = field(default_factory=list)
-    bolts: list[int] = field(default_factory=list)
-    falls: list[int] = field(default_factory=list)
-    raspis: list[int] = field(default_factory=list)
-    barrel: dict[int, int] = field(default_factory=dict)  # seat -> attempts used
-    golden_made: bool = False
-    winner: int | None = None
-
-    def __post_init__(self) -> None:
-        for name in ("score", "bolts", "falls", "raspis"):
-            setattr(self, name, [0] * self.players)
-
-    def active(self) -> tuple[int, ...]:
-        """Seats that play the next deal: with four, the dealer sits on the talon."""
-        return _ACTIVE[self.players][self.dealer]
-
-    def first_hand(self) -> int:
-        """The active seat left of the dealer."""
-        return (self.dealer + 1) % self.players
-
-    def forced(self, ag: Mapping[str, Any]) -> int:
-        """The seat that must take 100 (and declares a golden deal)."""
-        if ag["forced_bid_seat"] == "dealer" and self.players < 4:
-            return self.dealer
-        return self.first_hand()
-
-
-# Active seats by number of players and dealer: asked for many times per deal.
-_ACTIVE = {n: tuple(tuple(s for s in range(n) if n < 4 or s != d) for d in range(n))
-           for n in (2, 3, 4)}
 
 
 @dataclass(frozen=True)
@@ -226,25 +180,6 @@ def replay(game: Game, resume: ReplayState | None = None) -> Protocol:
         rows, _, ag = _walk(state, game.agreements, st.ag, game.deals, 0)
         return _protocol(game.players, state, tuple(rows), ag)
     return replay_state(game, resume).protocol()
-
-
-def checked_parts(data: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A log (JSON data or a Game) as a store keeps it: (head, deal records), normalised.
-
-    The whole game is replayed first, so a log is accepted only if every deal is valid;
-    the first bad thing raises RuleError.
-    """
-    game = data if isinstance(data, Game) else parse_game(data)
-    replay(game)
-    log = game_to_json(game)
-    return log, log.pop("deals", [])
-
-
-def end_totals(head: dict[str, Any], records: list[dict[str, Any]]
-               ) -> tuple[int | None, list[int]]:
-    """(winner seat or None, end scores) of a checked log's head and records."""
-    protocol = replay(parse_game(log_with(head, records)))
-    return protocol.winner, list(protocol.score)
 
 
 def _thaw(state: ReplayState) -> State:
@@ -350,7 +285,7 @@ def _carry_attempts(st: State, limit: int, why: list[list[Reason]]) -> None:
 def _row(scoring: Scoring, record: Record, number: int) -> Row:
     """Validate and score one record, advancing the scoring's state."""
     st, ag = scoring.st, scoring.ag
-    active = _ACTIVE[st.players][st.dealer]
+    active = ACTIVE[st.players][st.dealer]
     validate(record, st, number, ag, active)
     before = st.score[:]
     dealer = st.dealer

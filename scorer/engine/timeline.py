@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorer.engine.catalog import Agreements
-from scorer.engine.errors import RuleError
 from scorer.engine.protocol import Protocol
-from scorer.engine.records import MAX_DEALS, Game, Record, parse_record
+from scorer.engine.records import Game, Record, check_deal_count, parse_record
 from scorer.engine.scoring import ReplayState, Seating, advance, replay_state, seatings, start
 
 SNAPSHOT = 64  # records between kept states: an edit replays at most this many more
@@ -43,7 +42,7 @@ class Timeline:
     def append(self, record: Mapping[str, Any]) -> Timeline:
         """The game with a GAME-FORMAT record added after the last; scores only that one."""
         number = len(self.game.deals) + 1
-        _check_length(number)
+        check_deal_count(number)
         parsed = parse_record(record, number, len(self.game.players))
         end = advance(self._end, parsed)
         snapshots = self._snapshots
@@ -68,7 +67,7 @@ class Timeline:
     def insert(self, index: int, record: Mapping[str, Any]) -> Timeline:
         """The game with a record put in before ``index`` (a deleted deal restored)."""
         _check_index(index, len(self.game.deals))
-        _check_length(len(self.game.deals) + 1)
+        check_deal_count(len(self.game.deals) + 1)
         deals = list(self.game.deals)
         deals.insert(index, self._parsed(record, index))
         return _resumed(self.game.with_deals(deals), self._snapshots, index)
@@ -118,9 +117,3 @@ def _check_index(index: int, last: int) -> None:
     """Refuse an index outside 0..last (no negative positions: they would hide bugs)."""
     if not 0 <= index <= last:
         raise IndexError(f"record index {index} outside 0..{last}")
-
-
-def _check_length(deals: int) -> None:
-    """Refuse a game longer than parse_game accepts, with its error."""
-    if deals > MAX_DEALS:
-        raise RuleError(None, "deals", "deals.limit", max=MAX_DEALS)

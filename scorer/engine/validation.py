@@ -159,17 +159,47 @@ def _points(rec: Play, ctx: DealContext) -> None:
             if p is not None:
                 raise RuleError(d, "points", "points.inactive", seat=seat)
             continue
-        if p is None:
-            raise RuleError(d, "points", "points.missing", seat=seat)
-        if not 0 <= p <= 120:
-            raise RuleError(d, "points", "points.range", seat=seat, got=p)
-        if p in (1, 119):
-            raise RuleError(d, "points", "points.one", seat=seat, got=p)
+        _card_points(d, seat, p)
     total = sum(p for p in rec.points if p is not None)
     if ctx.players == 2 and total > 120:
         raise RuleError(d, "points", "points.sum2", got=total)
     if ctx.players != 2 and total != 120:
         raise RuleError(d, "points", "points.sum", got=total)
+
+
+def _card_points(d: int, seat: int, p: int | None) -> None:
+    """One active seat's card points (deal d): given, 0–120, and never 1 or 119."""
+    if p is None:
+        raise RuleError(d, "points", "points.missing", seat=seat)
+    if not 0 <= p <= 120:
+        raise RuleError(d, "points", "points.range", seat=seat, got=p)
+    if p in (1, 119):
+        raise RuleError(d, "points", "points.one", seat=seat, got=p)
+
+
+def blank_points(points: Sequence[int | None], active: Sequence[int], blank: int,
+                 deal: int) -> int:
+    """The card points of seat ``blank``, 120 minus the other active seats' (§3: with three
+    or four players they sum to exactly 120), for a form that leaves one field blank.
+
+    A given value is refused as replay would refuse it; a sum that leaves ``blank`` no
+    possible card points is refused as ``points.over`` or ``points.left``, about the
+    first given seat (their values made it), never as the blank seat's own.
+    """
+    others = tuple(seat for seat in active if seat != blank)
+    total = 0
+    for seat in others:
+        p = points[seat]
+        _card_points(deal, seat, p)
+        total += cast(int, p)
+    left = 120 - total
+    try:
+        _card_points(deal, blank, left)
+    except RuleError:
+        rule = "points.over" if left < 0 else "points.left"
+        raise RuleError(deal, "points", rule, seat=others[0], blank=blank, others=others,
+                        sum=total, left=left) from None
+    return left
 
 
 def _marriages(rec: Play, d: int, active: tuple[int, ...], ag: Mapping[str, Any]) -> None:

@@ -16,8 +16,9 @@ from flask_wtf.csrf import CSRFProtect
 from scorer.instance import instance_folder
 from scorer.marks import number, signed
 from scorer.paths import DATABASE_NAME, data_dir
-from scorer.web import assets, dates, db, downloads, i18n, params, polls, versions
-from scorer.web.page_cache import GZIP_LEVEL
+from scorer.web import assets, dates, db, i18n, params, polls
+from scorer.web.game import downloads, versions
+from scorer.web.game.page_cache import GZIP_LEVEL
 
 csrf = CSRFProtect()
 
@@ -197,37 +198,23 @@ def guard_writes() -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    """Attach one blueprint per feature."""
-    from scorer.web import (
-        board,
-        club,
-        club_new,
-        club_pages,
-        compare,
-        errors,
-        game,
-        games,
-        health,
-        offline,
-        rule_change,
-        rules,
-        site,
-        storage,
-        view,
-    )
+    """Attach one blueprint per feature: the games list, the game's pages, the club's."""
+    from scorer.web import errors, games, health, offline, site, storage
+    from scorer.web.club import manage, new_game
+    from scorer.web.club import pages as club_pages
+    from scorer.web.game import board, compare, pages, rule_change, rules
 
     app.register_blueprint(site.bp)
     app.register_blueprint(games.bp)
-    app.register_blueprint(game.bp)
-    app.register_blueprint(view.bp)
+    app.register_blueprint(pages.bp)
     app.register_blueprint(board.bp)
     app.register_blueprint(health.bp)
     app.register_blueprint(offline.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(compare.bp)
-    app.register_blueprint(club.bp)
+    app.register_blueprint(manage.bp)
     app.register_blueprint(club_pages.bp)
-    app.register_blueprint(club_new.bp)
+    app.register_blueprint(new_game.bp)
     app.register_blueprint(rule_change.bp)
     errors.init_app(app)
     storage.init_app(app)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, current_app, render_template, request
+from flask import Flask, Response, current_app, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
@@ -33,6 +33,14 @@ def http_error(exc: HTTPException) -> ResponseReturnValue:
     if request.accept_mimetypes.best == "application/json":
         return {"error": text}, code
     return render_template("errors/error.html", code=code, text=text), code
+
+
+def too_many(text: str, retry: int) -> Response:
+    """The 429 page for a browser that starts games too fast (or has started too many)."""
+    response = make_response(render_template("errors/error.html", code=429, text=text), 429)
+    if retry:
+        response.headers["Retry-After"] = str(retry)
+    return response
 
 
 def init_app(app: Flask) -> None:

@@ -43,8 +43,7 @@ NOT_TEXT: dict[str, tuple[str, ...]] = {
                        r"amount"),
     "club.add_season": (r"start", r"end", r"points[234]"),
     "rule_change.change_form": (r"ag_\w+",),
-    "compare.edit_compare": (r"ag_\w+",),
-    "compare.view_compare": (r"ag_\w+",),
+    "compare.page": (r"ag_\w+",),
 }
 
 

@@ -10,10 +10,8 @@ from typing import Any
 
 from flask import (
     Blueprint,
-    Response,
     abort,
     flash,
-    make_response,
     redirect,
     render_template,
     request,
@@ -24,7 +22,6 @@ from flask_babel import gettext as _
 
 from scorer.engine import (
     FORMAT,
-    MAX_DEALS,
     MAX_LOG_BYTES,
     Agreements,
     RuleError,
@@ -35,14 +32,17 @@ from scorer.engine import (
     parse_game,
     resolve_agreements,
 )
-from scorer.store import DELETED_DAYS, GameRow, GuestCapError, LimitError, Store
-from scorer.web import access, agreement_form, club_new, storage
-from scorer.web.agreement_form import loc
+from scorer.store import DELETED_DAYS, GameRow, GuestCapError, Store
+from scorer.web import access, storage
+from scorer.web.club.new_game import apply_chip, chips, link_new
 from scorer.web.db import get_store
+from scorer.web.errors import too_many
 from scorer.web.forms import MIN_PLAYERS, ImportForm, NewGameForm
+from scorer.web.game import agreement_form
+from scorer.web.game.agreement_form import loc
+from scorer.web.game.versions import Broken, load
 from scorer.web.i18n import lang
 from scorer.web.params import SQLITE_MAX, arg_int
-from scorer.web.versions import Broken, load
 
 bp = Blueprint("games", __name__)
 
@@ -193,7 +193,7 @@ def new_game() -> ResponseReturnValue:
     action = request.form.get("action", "start")
     if request.method == "POST" and "chip" in request.form:  # a known player's chip, no JS
         action = "chip"
-        club_new.apply_chip(form, request.form["chip"])
+        apply_chip(form, request.form["chip"])
     status = None
     if request.method == "POST" and action != "preset":
         parsed, ag_errors = agreement_form.parse(request.form, preset)
@@ -217,7 +217,7 @@ def new_game() -> ResponseReturnValue:
         groups=agreement_form.groups(values, ag_only(errors), preset=agreements.preset),
         diffs=agreement_form.differences(agreements, "preset"),
         diffs_classic=agreement_form.differences(agreements, "classic"),
-        names=known_names(), chips=club_new.chips(form),
+        names=known_names(), chips=chips(form),
         checked=request.method == "POST" and action == "check",
         preset_values={pid: dict(resolve_agreements(pid)) for pid in presets},
     ), status or (422 if errors else 200)
@@ -266,8 +266,8 @@ def create_from_form(form: NewGameForm, agreements: Agreements,
         return too_many(*access.guests_full(full.cap))
     access.count_creation()
     access.remember(row.edit_token)
-    club_new.link_new(row.id, names)
-    return redirect(url_for("game.page", token=row.edit_token))
+    link_new(row.id, names)
+    return redirect(url_for("game.page", link="g", token=row.edit_token))
 
 
 @bp.post("/import")
@@ -292,16 +292,8 @@ def import_game() -> ResponseReturnValue:
         if row is not None:
             access.remember(row.edit_token)
             flash(_("Game imported."))
-            return redirect(url_for("game.page", token=row.edit_token))
+            return redirect(url_for("game.page", link="g", token=row.edit_token))
     return render_template("games/import.html", import_form=form, error=error), 422
-
-
-def too_many(text: str, retry: int) -> Response:
-    """The 429 page for a browser that starts games too fast (or has started too many)."""
-    response = make_response(render_template("errors/error.html", code=429, text=text), 429)
-    if retry:
-        response.headers["Retry-After"] = str(retry)
-    return response
 
 
 def import_file(raw: bytes) -> tuple[str | None, GameRow | None]:
@@ -311,11 +303,7 @@ def import_file(raw: bytes) -> tuple[str | None, GameRow | None]:
         with _import_slots:
             log, records = checked_parts(load_game(raw))
             totals = end_totals(log, records)
+        # The store checks the engine's deal limit again as it writes (RuleError).
+        return None, access.create_game(log, records, totals)
     except RuleError as err:
         return err.message(lang()), None
-    if len(records) > MAX_DEALS:
-        return _("A game holds at most %(max)d deals.", max=MAX_DEALS), None
-    try:
-        return None, access.create_game(log, records, totals)
-    except LimitError:
-        return _("A game holds at most %(max)d deals.", max=MAX_DEALS), None

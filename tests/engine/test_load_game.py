@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorer.engine import FORMAT, RuleError, checked_parts, load_game
-from scorer.engine.records import MAX_DEPTH, _depth
+from scorer.engine.game_log import MAX_DEPTH, _depth
 
 LOG = {"format": FORMAT, "players": ["A", "B", "C"], "agreements": {"preset": "classic"},
        "deals": [{"type": "adjustment", "player": 0, "amount": 50, "reason": "other"}]}

@@ -97,7 +97,7 @@ def test_one_helper_writes_every_csv():
     writers = [str(p.relative_to(SCORER)) for p in SCORER.rglob("*.py")
                if "csv.writer" in p.read_text(encoding="utf-8")]
     assert writers == ["csvfile.py"]
-    assert "csv_text(" in (SCORER / "web" / "club_pages.py").read_text(encoding="utf-8")
+    assert "csv_text(" in (SCORER / "web" / "club" / "pages.py").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("value, written", [

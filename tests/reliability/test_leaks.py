@@ -8,7 +8,7 @@ import re
 
 from reliability_rig import Phone
 
-from scorer.web import page_model
+from scorer.web.game import page_model
 
 
 def every_page(app) -> tuple[Phone, list[str]]:

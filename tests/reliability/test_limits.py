@@ -11,7 +11,7 @@ import re
 import pytest
 from reliability_rig import HEAD, Phone, csrf_of, pattern
 
-from scorer import store
+from scorer import engine, store
 from scorer.web import app as web_app
 from scorer.web import forms
 
@@ -50,7 +50,7 @@ def errors(response) -> list[str]:
 
 def test_the_limits_are_the_documented_ones():
     """The limits in the code are the ones documented."""
-    assert store.MAX_DEALS == 2000
+    assert engine.MAX_DEALS == 2000
     assert forms.MAX_NAME == 40 and forms.MIN_PLAYERS == 2
     assert web_app.MAX_CONTENT_LENGTH == 2 * 1024 * 1024
 
@@ -148,7 +148,7 @@ def test_the_store_refuses_a_2001st_deal_itself(app):
     try:
         st = store.Store(db)
         game = st.create_game(HEAD, [{"type": "redeal"}] * 2000)
-        with pytest.raises(store.LimitError), st.writing():
+        with pytest.raises(engine.RuleError), st.writing():
             st.add_deal(game.id, {"type": "redeal"})
         assert len(st.records(game.id)) == 2000
     finally:

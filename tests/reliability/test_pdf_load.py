@@ -9,7 +9,7 @@ from reliability_rig import HEAD, Phone, pattern
 
 from scorer import sheet
 from scorer.engine import parse_game, replay
-from scorer.web import downloads
+from scorer.web.game import downloads
 from scorer.web.turns import Turns
 
 

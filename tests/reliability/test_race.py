@@ -247,7 +247,7 @@ def test_a_write_that_passed_the_early_check_is_refused_inside_the_write_lock(
     """Phone A's post is held after its replay (the early version check passed) until phone B
     has saved: the check inside the write transaction must refuse A (409), store B once.
     (The 200-deal race rarely hits this window; this interleaving is forced.)"""
-    from scorer.web import game as game_pages
+    from scorer.web.game import pages as game_pages
 
     game = Phone(app).new_game()
     a, b = Phone(app), Phone(app)

@@ -179,8 +179,9 @@ def test_the_refusal_speaks_russian_by_default(tmp_path):
 
 
 def test_commands_that_migrate_refuse_a_file_a_newer_version_made(tmp_path):
-    """import and stats (which migrate the live file) refuse it in one line, exit 2, and
-    leave it byte for byte as it was (before: migrated and written to)."""
+    """import, stats and host-key --rotate --links (which migrate the live file) refuse it
+    in one line, exit 2, and leave it, and the host key, byte for byte as they were
+    (before: migrated and written to; host-key: a traceback after the key was rotated)."""
     live = filled(tmp_path / "live")
     edit(live, f"PRAGMA user_version = {store.schema_version() + 1}")
     before = live.read_bytes()
@@ -189,7 +190,12 @@ def test_commands_that_migrate_refuse_a_file_a_newer_version_made(tmp_path):
     refused(scorer("import", game, "--instance", tmp_path / "live", "--lang", "en"),
             "import: --instance:", "newer version", "user_version")
     refused(scorer("stats", "--instance", tmp_path / "live"), "newer version")
+    assert scorer("host-key", "--instance", tmp_path / "live").returncode == 0  # its config
+    config = (tmp_path / "live" / "config.py").read_bytes()
+    refused(scorer("host-key", "--rotate", "--links", "--instance", tmp_path / "live"),
+            "host-key: --links:", "newer version", "nothing was changed")
     assert live.read_bytes() == before
+    assert (tmp_path / "live" / "config.py").read_bytes() == config
 
 
 # -- a property: whatever the app writes comes back --------------------------------------

@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 from app_forms import forms_of, pages, walk_app
 from reliability_rig import csrf_of
+from url_rules import rule_paths
 
 HUGE = "9" * 5000
 BAD = ("0", "-1", str(2**63), HUGE, "\u00b2")
@@ -37,16 +38,19 @@ def shape(fields: dict[str, str]) -> tuple:
     return (frozenset(fields), fields.get("kind"), fields.get("action"), fields.get("when"))
 
 
-def path_values(w, rule) -> dict[str, str]:
-    """Valid values of a route's arguments: this game's tokens and ids."""
+def path_values(w, pattern: str, rule) -> dict[str, str]:
+    """Valid values of a route's arguments (the link it is walked under): this game's
+    tokens and ids."""
     row = w["row"]
     token = {"/g/": row.edit_token, "/v/": row.view_token, "/s/": w["share"]}
     out = {}
     for name in rule.arguments:
-        if name == "token":
+        if name == "link":
+            out[name] = pattern[1]
+        elif name == "token":
             # «Play again» is on a finished game's page only.
             out[name] = (w["finished"] if rule.rule.endswith("/again")
-                         else token[rule.rule[:3]])
+                         else token[pattern[:3]])
         elif name == "what":
             out[name] = "table" if rule.rule.endswith(".csv") else f"p{w['player']}.games"
         elif name == "code":
@@ -96,21 +100,21 @@ def test_every_route_answers_numbers_beyond_sqlite_without_a_500(app, walked, ca
                 known.append(query_)
     caplog.set_level(logging.INFO)
     failures, unreached, sent = [], [], 0
-    for rule in app.url_map.iter_rules():
+    for pattern, rule in rule_paths(app):
         if rule.endpoint == "static":
             continue
-        good = path_values(w, rule)
+        good = path_values(w, pattern, rule)
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
             base = (bodies.get(build(rule, good)) if method == "POST"
                     else [{}] + queries.get(build(rule, good), []))
             if base is None:
-                unreached.append(f"{method} {rule.rule}")
+                unreached.append(f"{method} {pattern}")
                 base = [{"csrf_token": csrf_of(client.get("/club").get_data(as_text=True))}]
             tries: list[tuple[str, dict[str, str]]] = []
             for value in BAD:
                 for name in rule.arguments & {a for a, c in rule._converters.items()
                                               if type(c).__name__ != "UnicodeConverter"
-                                              and a not in ("filename", "what")}:
+                                              and a not in ("filename", "what", "link")}:
                     tries.append((build(rule, {**good, name: value}), base[0]))
                 if "what" in rule.arguments and "sources" in rule.rule:
                     tries.append((build(rule, {**good, "what": f"p{value}.games"}), base[0]))

@@ -13,7 +13,7 @@ from webtable import csrf_of
 from scorer import store
 from scorer.cli import main as cli
 from scorer.web import db as web_db
-from scorer.web import versions
+from scorer.web.game import versions
 
 
 def played(table, deals: int = 2) -> str:
@@ -335,7 +335,7 @@ def test_a_new_version_works_on_from_the_chart_and_tallies_of_the_one_before(app
     200), and what it shows equals what the version works out from nothing; an edit in
     the middle starts afresh, and is equal too."""
     from scorer import chart, marks
-    from scorer.web import page_model
+    from scorer.web.game import page_model
 
     records = [{"type": "play", "declarer": n % 3, "contract": 100,
                 "points": [110 if s == n % 3 else 5 for s in range(3)]} if n % 4 else

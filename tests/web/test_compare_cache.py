@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from scorer import create_app
 from scorer.engine import resolve_agreements
-from scorer.web import compare
 from scorer.web.db import get_store
+from scorer.web.game import compare
 from scorer.web.lru import clear_caches
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))

@@ -10,7 +10,7 @@ import re
 from webtable import csrf_of
 
 from scorer.engine import RuleError
-from scorer.web import deal_input
+from scorer.web.game import deal_input
 
 NAMES = ("Маргарита", "Вениамин", "Вика")
 

@@ -5,6 +5,7 @@ import re
 import pytest
 
 from scorer import store
+from scorer.engine import records
 
 
 def test_play_deal_scores_through_the_engine(table):
@@ -255,13 +256,14 @@ def test_four_players_get_talon_fields_and_the_dealer_sits_out(table):
 
 
 def test_deal_limit(monkeypatch, table):
-    """The deal form refuses a deal beyond the store's limit with its message."""
-    monkeypatch.setattr(store, "MAX_DEALS", 2)
+    """The deal form refuses a deal beyond the engine's limit with its message, on top."""
+    monkeypatch.setattr(records, "MAX_DEALS", 2)
     game = table.new_game()
     table.deal(game, action="redeal")
     table.deal(game, action="redeal")
     r = table.deal(game, expect=422, action="redeal")
-    assert "не больше 2 конов" in r.get_data(as_text=True)
+    assert "Игра: не больше 2 конов за игру" in r.get_data(as_text=True)
+    assert len(table.slot_ids(game)) == 2
 
 
 @pytest.mark.parametrize("names, message", [
@@ -375,7 +377,7 @@ def test_every_refusal_about_a_seat_names_the_player_on_the_web(app):
     each has a web text with the player's name (names, never seat numbers)."""
     from scorer.engine import RuleError
     from scorer.engine.errors import RULE_TEXTS
-    from scorer.web.deal_input import SEAT_TEXTS, refusal_words
+    from scorer.web.game.deal_input import SEAT_TEXTS, refusal_words
 
     about_a_seat = {rule for rule, text in RULE_TEXTS.items()
                     if "{seat}" in text.msgid or "seat {expected}" in text.msgid}

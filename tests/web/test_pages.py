@@ -310,7 +310,7 @@ def test_each_why_links_its_agreement_on_the_rules_sheet(table):
 
 def test_the_games_list_replays_each_game_once(table, monkeypatch):
     """Viewing the list again replays nothing, even with far more games than 32."""
-    from scorer.web import versions
+    from scorer.web.game import versions
 
     for i in range(40):
         table.new_game(names=(f"Аня{i}", "Борис"))
@@ -359,3 +359,13 @@ def test_one_chart_per_version_shared_by_both_links(table):
     table.deal(game, declarer="0", contract="100", points_1="20", points_2="20")
     after = chart.search(table.client.get(game).get_data(as_text=True)).group(0)
     assert after != edit and ">3</text>" in after  # the new deal's tick
+
+
+def test_the_keyboard_shrinks_the_page_so_the_save_bar_stays_above_it(table):
+    """The deal form's save bar is sticky at the bottom: on Android's Chrome the on-screen
+    keypad covers it unless the viewport lets the keyboard resize the page's content."""
+    game = table.new_game()
+    for path in ("/", game, game + "/deal", table.view_path(game)):
+        head = table.client.get(path).get_data(as_text=True)
+        viewport = re.search(r'<meta name="viewport" content="([^"]*)"', head)
+        assert viewport and "interactive-widget=resizes-content" in viewport.group(1), path

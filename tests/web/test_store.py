@@ -5,6 +5,7 @@ import sqlite3
 import pytest
 
 from scorer import store
+from scorer.engine import RuleError, records
 
 
 @pytest.fixture
@@ -87,12 +88,13 @@ def test_foreign_keys_are_enforced(st):
 
 
 def test_deal_limit(monkeypatch, st):
-    """The store refuses a deal beyond MAX_DEALS."""
-    monkeypatch.setattr(store, "MAX_DEALS", 1)
+    """The store refuses a deal beyond the engine's MAX_DEALS, by the engine's check."""
+    monkeypatch.setattr(records, "MAX_DEALS", 1)
     game = st.create_game(HEAD)
     st.add_deal(game.id, {"type": "redeal"})
-    with pytest.raises(store.LimitError):
+    with pytest.raises(RuleError) as refused:
         st.add_deal(game.id, {"type": "redeal"})
+    assert refused.value.rule == "deals.limit" and len(st.records(game.id)) == 1
 
 
 def test_a_failed_write_rolls_back(st):

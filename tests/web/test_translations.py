@@ -348,7 +348,7 @@ def test_one_word_for_one_thing(lang):
 def test_on_off_read_the_same_on_the_web_sheet_and_cli(app):
     """A switch reads вкл./выкл. (on/off) on the form, the rules sheet, the PDF and the CLI."""
     from scorer.engine import catalog as agreements
-    from scorer.web.agreement_form import label_of
+    from scorer.web.game.agreement_form import label_of
 
     spec = agreements().agreements["barrel"]
     for lang, on, off in (("ru", "вкл.", "выкл."), ("uk", "увімк.", "вимк."), ("en", "on", "off")):

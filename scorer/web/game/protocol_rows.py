@@ -18,7 +18,7 @@ from scorer import marks
 from scorer.engine import Agreements, catalog, word
 from scorer.marks import number, signed
 from scorer.store import DealSlot, JsonDict
-from scorer.web.deal_input import SUIT_SIGNS as MARRIAGE_SIGNS
+from scorer.web.game.deal_input import SUIT_SIGNS as MARRIAGE_SIGNS
 from scorer.web.i18n import lang
 
 

@@ -1,20 +1,20 @@
-"""The scorekeeper's pages: the game, recording a deal, editing, deleting, restoring."""
+"""The game's pages: the game under both links, and the scorekeeper's recording a deal,
+editing, deleting, restoring."""
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import io
 import re
 import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
-import segno
 from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     jsonify,
     redirect,
     render_template,
@@ -29,24 +29,20 @@ from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from scorer.engine import Row, RuleError, Timeline
-from scorer.store import GameRow, JsonDict, LimitError, StaleError
-from scorer.web import (
-    access,
-    conflicts,
-    deal_input,
-    downloads,
-    page_cache,
-    page_model,
-    storage,
-)
+from scorer.store import GameRow, JsonDict, StaleError
+from scorer.web import access, storage
 from scorer.web.db import get_store
-from scorer.web.deal_input import Entry, Key, Setup
 from scorer.web.forms import ConfirmForm, new_sid
+from scorer.web.game import conflicts, deal_input, downloads, page_cache, page_model
+from scorer.web.game.deal_input import Entry, Key, Setup
+from scorer.web.game.versions import Broken, Loaded, Version, load, remember, rescored
 from scorer.web.i18n import lang
 from scorer.web.params import arg_int
-from scorer.web.versions import Broken, Loaded, Version, load, remember, rescored
+from scorer.web.qr import qr_svg
 
-bp = Blueprint("game", __name__, url_prefix="/g")
+# The game's two links share the pages that only read it (the page, why, the downloads):
+# /g/<edit token> shows the scorekeeper's buttons, /v/<token> the same page read-only.
+bp = Blueprint("game", __name__)
 
 # Fields the deal form shows beside their inputs; any other error goes on top.
 FORM_FIELDS = {"declarer", "contract", "dark", "points", "marriages", "no_tricks", "prikup",
@@ -80,7 +76,7 @@ def repeated(row: GameRow) -> bool:
 
 def landing(row: GameRow) -> str:
     """Where every save lands: the game page's top (totals, the next deal's form, newest rows)."""
-    return url_for("game.page", token=row.edit_token)
+    return url_for("game.page", link="g", token=row.edit_token)
 
 
 def edit_row(token: str) -> GameRow:
@@ -90,18 +86,36 @@ def edit_row(token: str) -> GameRow:
     return row
 
 
-@bp.get("/<token>")
-def page(token: str) -> ResponseReturnValue:
-    """The game page with totals, state, protocol and the scorekeeper's buttons."""
-    row = edit_row(token)
-    return page_cache.cached_page(row, True, lambda loaded, _tag: page_model.render(
-        row, True, loaded, blanks=True))
+def opened(link: str, token: str) -> GameRow:
+    """The game a page opens: /g/ needs the edit token (and remembers it), /v/ opens with
+    either token, read-only."""
+    if link == "g":
+        return edit_row(token)
+    return access.game_for(token, edit=False)
 
 
-@bp.get("/<token>/why/<int:n>")
-def why(token: str, n: int) -> ResponseReturnValue:
+@bp.get("/<any(g, v):link>/<token>")
+def page(link: str, token: str) -> ResponseReturnValue:
+    """The game page with totals, state and protocol; the scorekeeper's buttons on /g/, and
+    on /v/ a 304 when nothing changed since the last poll."""
+    if link == "g":
+        row = edit_row(token)
+        return page_cache.cached_page(row, True, lambda loaded, _tag: page_model.render(
+            row, True, loaded, blanks=True))
+    row = access.game_for(token, edit=False)
+    if token != row.view_token:  # an edit token is sent to its view link
+        return redirect(url_for("game.page", link="v", token=row.view_token))
+    access.remember(token)
+    response = page_cache.cached_page(row, False, lambda loaded, tag: page_model.render(
+        row, False, loaded, etag=tag))
+    response.headers["X-Poll-Seconds"] = str(current_app.config["POLL_SECONDS"])
+    return response
+
+
+@bp.get("/<any(g, v):link>/<token>/why/<int:n>")
+def why(link: str, token: str, n: int) -> ResponseReturnValue:
     """Why every number of protocol row n is what it is (the link behind each number)."""
-    return page_model.why_page(edit_row(token), n, editable=True)
+    return page_model.why_page(opened(link, token), n, editable=link == "g")
 
 
 def setup_of(loaded: Loaded, slot_id: int | None = None) -> deal_input.Setup:
@@ -145,7 +159,7 @@ def keyed(loaded: Version, err: RuleError, deal_no: int) -> dict[tuple[str, int 
     """Place an engine refusal beside its field (or on top if it is about another deal),
     worded with the players' names and the agreement's title linked to the rules sheet."""
     players = loaded.row.head.get("players", [])
-    rules = url_for("rules.edit_rules", token=loaded.row.edit_token)
+    rules = url_for("rules.page", link="g", token=loaded.row.edit_token)
     if err.deal == deal_no and err.field in FORM_FIELDS:
         key = (err.field, err.seat if err.field != "declarer" else None)
         return {key: deal_input.refusal(err, players, lang(), rules, deal=False)}
@@ -170,21 +184,30 @@ def preview_of(loaded: Loaded, record: JsonDict, slot_id: int | None) -> Row | d
     return protocol.rows[deal_no - 1]
 
 
-def entry_for(setup: Setup) -> tuple[str, Entry, JsonDict | None]:
+def entry_for(loaded: Version, setup: Setup) -> tuple[str, Entry, JsonDict | None]:
     """Read the posted form; return (action, entry, record)."""
     action, entry = deal_input.read(setup, request.form, request.form.getlist)
-    record = deal_input.build(setup, action, entry)
-    return action, entry, record
+    return action, entry, built(loaded, setup, action, entry)
 
 
-@bp.route("/<token>/deal", methods=["GET", "POST"])
+def built(loaded: Version, setup: Setup, action: str, entry: Entry) -> JsonDict | None:
+    """The record the form describes, or None with the errors put in entry: the form's own
+    (a field it cannot read) or the engine's refusal met on the way, beside its field."""
+    try:
+        return deal_input.build(setup, action, entry)
+    except RuleError as err:
+        entry.errors.update(keyed(loaded, err, setup.deal))
+        return None
+
+
+@bp.route("/g/<token>/deal", methods=["GET", "POST"])
 def new_deal(token: str) -> ResponseReturnValue:
     """The form for the next deal; posted, it is previewed or saved."""
     row = edit_row(token)
     return show_deal(row, None) if request.method == "GET" else post_deal(row, None)
 
 
-@bp.route("/<token>/deal/<int:slot_id>", methods=["GET", "POST"])
+@bp.route("/g/<token>/deal/<int:slot_id>", methods=["GET", "POST"])
 def edit_deal(token: str, slot_id: int) -> ResponseReturnValue:
     """The form to fix an earlier deal; posted, everything after it is replayed."""
     row = edit_row(token)
@@ -266,7 +289,7 @@ def post_deal(row: GameRow, slot_id: int | None) -> ResponseReturnValue:
     if slot_id is None and loaded.protocol.winner is not None:
         return after_change(row, _("The game is over: nothing was saved."), 409)
     setup = setup_of(loaded, slot_id)
-    action, entry, record = entry_for(setup)
+    action, entry, record = entry_for(loaded, setup)
     if record is None:
         return show_form(loaded, setup, entry, slot_id, status=422)
     if action in ("preview", "preview_raspis", "preview_adjustment"):
@@ -303,7 +326,7 @@ def refuse_stale(loaded: Version, slot_id: int | None,
         mine = None
         if editable_slot and (slot_id is not None or loaded.protocol.winner is None):
             try:
-                mine = entry_for(setup_of(loaded, slot_id))[2]
+                mine = entry_for(loaded, setup_of(loaded, slot_id))[2]
             except HTTPException:  # the winning deal has no form: the page says what it is
                 mine = None
         return conflicts.answer(loaded, slot_id, "new" if slot_id is None else "edit", mine,
@@ -343,8 +366,8 @@ def save(loaded: Loaded, record: JsonDict, slot_id: int | None, entry: Entry,
         if repeated(row):
             return redirect(landing(row))
         return refuse_stale(load(row), slot_id, loaded.version)
-    except LimitError as err:
-        entry.errors[("top", None)] = _("A game holds at most %(max)d deals.", max=err.limit)
+    except RuleError as err:  # the engine's deal limit, as the store checks it too
+        entry.errors.update(keyed(loaded, err, deal_number(loaded, slot_id)))
         return show_form(loaded, setup, entry, slot_id, status=422)
     except sqlite3.Error as err:  # the disk refused: the form again, with what was typed
         refused = storage.noted(err)
@@ -410,7 +433,7 @@ def history_page(game_id: int, slot_id: int | None) -> dict[str, Any]:
             "history_pages": pages, "history_at": at}
 
 
-@bp.get("/<token>/preview")
+@bp.get("/g/<token>/preview")
 def preview(token: str) -> Response:
     """The live preview: every player's delta for the deal being typed, as JSON."""
     row = edit_row(token)
@@ -425,7 +448,7 @@ def preview(token: str) -> Response:
         action = "play"
     elif action.startswith("preview_"):
         action = action.removeprefix("preview_")
-    record = deal_input.build(setup, action, entry)
+    record = built(loaded, setup, action, entry)
     if record is None:
         return jsonify(ok=False, errors=errors_json(entry.errors), **freshness(loaded))
     shown = preview_of(loaded, record, slot_id)
@@ -481,14 +504,11 @@ def change_slot(row: GameRow, slot_id: int, note: str,
         try:
             timeline = rescored(before, slots, lambda t: t.replace(index, None)
                                 if new_record is None else t.insert(index, new_record))
-        except RuleError as err:
-            rules = url_for("rules.edit_rules", token=row.edit_token)
+            version = st.revise_deal(row.id, slot_id, new_record, note)
+        except RuleError as err:  # the record's, or the engine's deal limit in the store
+            rules = url_for("rules.page", link="g", token=row.edit_token)
             return deal_input.refusal(err, row.head.get("players", []), lang(), rules,
                                       deal=True), 422
-        try:
-            version = st.revise_deal(row.id, slot_id, new_record, note)
-        except LimitError as err:
-            return _("A game holds at most %(max)d deals.", max=err.limit), 422
         if key is not None:
             st.note_submission(row.id, key, version)
     remember(before, version, slots, timeline)
@@ -496,13 +516,13 @@ def change_slot(row: GameRow, slot_id: int, note: str,
     return None
 
 
-@bp.post("/<token>/deal/<int:slot_id>/delete")
+@bp.post("/g/<token>/deal/<int:slot_id>/delete")
 def delete_deal(token: str, slot_id: int) -> ResponseReturnValue:
     """Delete a deal (a new revision; it can be restored)."""
     return slot_change(token, slot_id, "delete")
 
 
-@bp.post("/<token>/deal/<int:slot_id>/restore")
+@bp.post("/g/<token>/deal/<int:slot_id>/restore")
 def restore_deal(token: str, slot_id: int) -> ResponseReturnValue:
     """Bring a deleted deal back in its place."""
     return slot_change(token, slot_id, "restore")
@@ -545,26 +565,18 @@ def note_changes(before: Version, after: Version, note: str, slot_id: int) -> No
     }
 
 
-def qr_svg(url: str) -> Markup:
-    """A QR code of a link as inline SVG."""
-    out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False,
-                                    svgns=True, dark="#000", light="#fff")
-    return Markup(out.getvalue().decode())
-
-
-@bp.get("/<token>/share")
+@bp.get("/g/<token>/share")
 def share(token: str) -> str:
     """The read-only link with its QR code, and the edit link."""
     row = edit_row(token)
-    view_url = url_for("view.page", token=row.view_token, _external=True)
-    edit_url = url_for("game.page", token=row.edit_token, _external=True)
+    view_url = url_for("game.page", link="v", token=row.view_token, _external=True)
+    edit_url = url_for("game.page", link="g", token=row.edit_token, _external=True)
     return render_template("game/share.html", row=row, view_url=view_url, edit_url=edit_url,
                            view_qr=qr_svg(view_url), edit_qr=qr_svg(edit_url),
                            host=access.is_host(), confirm=ConfirmForm())
 
 
-@bp.post("/<token>/share/replace")
+@bp.post("/g/<token>/share/replace")
 def replace_links(token: str) -> ResponseReturnValue:
     """The host gives a game new links: whoever held the old ones opens nothing now."""
     row = access.game_for(token, edit=True)
@@ -577,13 +589,13 @@ def replace_links(token: str) -> ResponseReturnValue:
     return redirect(url_for("game.share", token=fresh.edit_token))
 
 
-@bp.get("/<token>/export.json")
-def export(token: str) -> Response:
+@bp.get("/<any(g, v):link>/<token>/export.json")
+def export(link: str, token: str) -> Response:
     """The game log as GAME-FORMAT JSON."""
-    return downloads.export_json(edit_row(token))
+    return downloads.export_json(opened(link, token))
 
 
-@bp.get("/<token>/sheet.pdf")
-def sheet(token: str) -> Response:
+@bp.get("/<any(g, v):link>/<token>/sheet.pdf")
+def sheet(link: str, token: str) -> Response:
     """The printable protocol sheet."""
-    return downloads.pdf(edit_row(token))
+    return downloads.pdf(opened(link, token))

@@ -18,8 +18,8 @@ from flask_babel import gettext as _
 from scorer.marks import signed
 from scorer.store import Change, JsonDict
 from scorer.web.db import get_store
-from scorer.web.deal_input import SUIT_SIGNS
-from scorer.web.versions import Loaded
+from scorer.web.game.deal_input import SUIT_SIGNS
+from scorer.web.game.versions import Loaded
 
 # What was stored meanwhile is listed up to this many changes (then «…»).
 MEANWHILE_SHOWN = 12

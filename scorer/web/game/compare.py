@@ -43,13 +43,14 @@ from scorer.engine import (
 )
 from scorer.renders import comparison_paper, rules_paper
 from scorer.store import GameRow
-from scorer.web import access, agreement_form, downloads
-from scorer.web.agreement_form import label_of, loc
-from scorer.web.deal_input import refusal
+from scorer.web import access
+from scorer.web.game import agreement_form, downloads
+from scorer.web.game.agreement_form import label_of, loc
+from scorer.web.game.deal_input import refusal
+from scorer.web.game.versions import Broken, Loaded, load
 from scorer.web.i18n import lang
 from scorer.web.lru import Lru
 from scorer.web.turns import Turns
-from scorer.web.versions import Broken, Loaded, load
 
 bp = Blueprint("compare", __name__)
 
@@ -112,14 +113,13 @@ def loaded_game(token: str, editable: bool) -> tuple[GameRow, Game | None]:
     return row, loaded.game
 
 
-def links(row: GameRow, editable: bool) -> dict[str, str]:
+def links(row: GameRow, link: str) -> dict[str, str]:
     """The game's page, rules sheet and this page, on the link the visitor holds."""
-    token = row.edit_token if editable else row.view_token
-    prefix = "edit" if editable else "view"
-    return {"game": url_for("game.page" if editable else "view.page", token=token),
-            "rules": url_for(f"rules.{prefix}_rules", token=token),
-            "compare": url_for(f"compare.{prefix}_compare", token=token),
-            "pdf": url_for(f"compare.{prefix}_compare_pdf", token=token),
+    token = row.edit_token if link == "g" else row.view_token
+    return {"game": url_for("game.page", link=link, token=token),
+            "rules": url_for("rules.page", link=link, token=token),
+            "compare": url_for("compare.page", link=link, token=token),
+            "pdf": url_for("compare.pdf", link=link, token=token),
             "token": token}
 
 
@@ -194,8 +194,11 @@ def winner_name(game: Game, protocol: Protocol) -> str | None:
     return None if protocol.winner is None else game.players[protocol.winner]
 
 
-def page(token: str, editable: bool) -> ResponseReturnValue:
-    """The form, prefilled, and (for a set that differs from the game's) the comparison."""
+@bp.get("/<any(g, v):link>/<token>/compare")
+def page(link: str, token: str) -> ResponseReturnValue:
+    """«А если бы…» from the game page of either link: the form, prefilled, and (for a set
+    that differs from the game's) the comparison."""
+    editable = link == "g"
     row = access.game_for(token, edit=editable)
     loaded = load(row)
     if isinstance(loaded, Broken):
@@ -209,7 +212,7 @@ def page(token: str, editable: bool) -> ResponseReturnValue:
                 values[spec.id] = agreement_form.read_value(spec, request.args)
             except ValueError:  # shown back as typed, beside its complaint
                 values[spec.id] = request.args.get(agreement_form.PREFIX + spec.id, "")
-    urls = links(row, editable)
+    urls = links(row, link)
     context: dict[str, Any] = {
         "row": row, "game": game, "editable": editable, "urls": urls, "preset": preset,
         "preset_choices": [(pid, loc(p.title) or pid) for pid, p in catalog().presets.items()],
@@ -252,18 +255,6 @@ def changed_at(game: Game) -> list[int]:
     return [n for n, record in enumerate(game.deals, 1) if isinstance(record, AgreementChange)]
 
 
-@bp.get("/g/<token>/compare")
-def edit_compare(token: str) -> ResponseReturnValue:
-    """«А если бы…» reached from the scorekeeper's page."""
-    return page(token, editable=True)
-
-
-@bp.get("/v/<token>/compare")
-def view_compare(token: str) -> ResponseReturnValue:
-    """«А если бы…» reached from the read-only page."""
-    return page(token, editable=False)
-
-
 # -- PDFs: rendered in a child process within the sheet's limits, cached by content -----
 
 
@@ -276,9 +267,10 @@ def pdf_response(row: GameRow, render: Callable[..., bytes], game: Game,
     return downloads.pdf_response(row, render, log, key, options, name)
 
 
-def compare_pdf(token: str, editable: bool) -> Response:
+@bp.get("/<any(g, v):link>/<token>/compare.pdf")
+def pdf(link: str, token: str) -> Response:
     """The comparison asked for by the query, as a one-page PDF."""
-    row, game = loaded_game(token, editable)
+    row, game = loaded_game(token, link == "g")
     if game is None:
         abort(404)
     other, _preset, errors = other_set(game, request.args)
@@ -288,34 +280,10 @@ def compare_pdf(token: str, editable: bool) -> Response:
     return pdf_response(row, comparison_paper, game, options, "compare")
 
 
-@bp.get("/g/<token>/compare.pdf")
-def edit_compare_pdf(token: str) -> Response:
-    """The comparison PDF on the edit link."""
-    return compare_pdf(token, editable=True)
-
-
-@bp.get("/v/<token>/compare.pdf")
-def view_compare_pdf(token: str) -> Response:
-    """The comparison PDF on the read-only link."""
-    return compare_pdf(token, editable=False)
-
-
-def rules_pdf(token: str, editable: bool) -> Response:
+@bp.get("/<any(g, v):link>/<token>/rules.pdf")
+def rules_pdf(link: str, token: str) -> Response:
     """The game's agreement set on paper."""
-    row, game = loaded_game(token, editable)
+    row, game = loaded_game(token, link == "g")
     if game is None:
         abort(404)
     return pdf_response(row, rules_paper, game, {"lang": lang()}, "rules")
-
-
-@bp.get("/g/<token>/rules.pdf")
-def edit_rules_pdf(token: str) -> Response:
-    """The rules sheet PDF on the edit link."""
-    return rules_pdf(token, editable=True)
-
-
-@bp.get("/v/<token>/rules.pdf")
-def view_rules_pdf(token: str) -> Response:
-    """The rules sheet PDF on the read-only link."""
-    return rules_pdf(token, editable=False)
-

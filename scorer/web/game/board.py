@@ -13,10 +13,11 @@ from flask import Blueprint, Response, current_app, redirect, render_template, u
 from flask.typing import ResponseReturnValue
 
 from scorer.store import GameRow
-from scorer.web import access, page_model
-from scorer.web.game import qr_svg
-from scorer.web.page_cache import Render, cached_page
-from scorer.web.versions import Version
+from scorer.web import access
+from scorer.web.game import page_model
+from scorer.web.game.page_cache import Render, cached_page
+from scorer.web.game.versions import Version
+from scorer.web.qr import qr_svg
 
 bp = Blueprint("board", __name__, url_prefix="/v")
 
@@ -52,7 +53,7 @@ def render(row: GameRow, loaded: Version, tag: str | None) -> str:
 def qr(token: str) -> Response:
     """The read-only link's QR code, for the address this board was opened at."""
     row = access.game_for(token, edit=False)
-    svg = qr_svg(url_for("view.page", token=row.view_token, _external=True))
+    svg = qr_svg(url_for("game.page", link="v", token=row.view_token, _external=True))
     response = Response(str(svg), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "private, max-age=3600"
     return response

@@ -1,8 +1,9 @@
 """The record-a-deal form: its defaults, and turning what was typed into a record.
 
 The form never scores anything; it only builds a GAME-FORMAT record for the engine.
-Field errors found here (a word where a number belongs, two blank points fields) are
-keyed like the engine's RuleError: (field, seat).
+It checks no rule either: what it finds itself is what stops a record from being built
+(a word where a number belongs, two blank points fields), keyed like the engine's
+RuleError: (field, seat). Every rule is the engine's, shown by its code (``refusal``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,14 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 
-from scorer.engine import ADJUSTMENT_REASONS, SUITS, RuleError, catalog, current_agreements
+from scorer.engine import (
+    ADJUSTMENT_REASONS,
+    SUITS,
+    RuleError,
+    blank_points,
+    catalog,
+    current_agreements,
+)
 
 SUIT_SIGNS = {"hearts": "♥", "diamonds": "♦", "clubs": "♣", "spades": "♠", "ace": "A",
               "half_hearts": "½♥", "half_diamonds": "½♦", "half_clubs": "½♣",
@@ -46,6 +54,7 @@ class Setup:
     # The amount an adjustment reason must carry under this game's agreements
     # (three nines at the cut: −penalty; four nines: the bonus), to prefill the form.
     reason_amounts: dict[str, int] = field(default_factory=dict)
+    deal: int = 1  # the number of the deal the form records (or edits)
 
     @property
     def dark_shown(self) -> bool:
@@ -104,6 +113,7 @@ def setup_for(game: Any, nxt: Any, dealer: int | None = None, before: int | None
     next-deal state."""
     ag = agreements if agreements is not None else current_agreements(
         game if before is None else game.with_deals(game.deals[:before]))
+    deal = (len(game.deals) if before is None else before) + 1
     n = len(game.players)
     if nxt is not None:
         dealer, golden, forced, active = nxt.dealer, nxt.golden, nxt.forced_declarer, nxt.active
@@ -121,7 +131,7 @@ def setup_for(game: Any, nxt: Any, dealer: int | None = None, before: int | None
         forced=forced, bid_step=ag["bid_step"], max_contract=ag["max_contract"],
         dark_allowed=ag["dark"], raspis_allowed=ag["raspis"], marriage_kinds=tuple(kinds),
         prikup=ag["four_dealer_prikup"] if n == 4 else "none",
-        reason_amounts=reason_amounts(ag),
+        reason_amounts=reason_amounts(ag), deal=deal,
     )
 
 
@@ -236,7 +246,7 @@ def read(setup: Setup, form: Mapping[str, Any],
         # trick (three nines), so no box is ticked beside points that are not 0.
         v[f"trick_{seat}"] = bool(form.get(f"trick_{seat}"))
         v[f"nt_{seat}"] = bool(form.get(f"nt_{seat}")) and not v[f"trick_{seat}"]
-        v[f"mar_{seat}"] = [m for m in getlist(f"mar_{seat}") if m in setup.marriage_kinds]
+        v[f"mar_{seat}"] = list(getlist(f"mar_{seat}"))  # the engine refuses a forged one
     return action, Entry(v)
 
 
@@ -275,7 +285,8 @@ def number(entry: Entry, name: str, key: Key, *, blank_ok: bool = False,
 
 
 def build(setup: Setup, action: str, entry: Entry) -> dict[str, Any] | None:
-    """The record the form describes, or None if a field could not be read."""
+    """The record the form describes, or None if a field could not be read; RuleError
+    (the engine's) if the points typed leave the blank field none it could hold."""
     if action == "redeal":
         return {"type": "redeal"}
     if action in ("adjustment", "preview_adjustment"):
@@ -336,8 +347,9 @@ def build_points(setup: Setup, entry: Entry, declarer: int | None) -> dict[str, 
     """Points, marriages and no-trick seats.
 
     With three active players one blank points field (or the one the page's script
-    filled in, named by ``auto``) is 120 minus the others. A slip in a typed field is
-    told beside that field, never as an impossible derived value of another player.
+    filled in, named by ``auto``) is 120 minus the others, as the engine works it out
+    (``blank_points``): a slip in a typed field is refused beside that field, never as an
+    impossible value of the field left blank.
     """
     points: list[int | None] = [None] * len(setup.players)
     blanks = []
@@ -353,55 +365,21 @@ def build_points(setup: Setup, entry: Entry, declarer: int | None) -> dict[str, 
         derived = blanks[0]
     elif setup.derives and not blanks and auto.isdigit() and int(auto) in setup.active:
         derived = int(auto)
-    typed = [s for s in setup.active if s != derived and points[s] is not None]
-    for seat in typed:
-        slip = points_slip(points[seat])
-        if slip is not None:
-            entry.errors[("points", seat)] = str(SEAT_TEXTS[slip]) % {
-                "name": setup.players[seat], "got": points[seat]}
-    if derived is not None and not entry.errors:
-        points[derived] = derive(setup, entry, points, derived, typed)
     for seat in blanks:
         if seat != derived:
             entry.errors[("points", seat)] = (
                 _("Enter the card points of %(name)s (only one field may stay blank).",
                   name=setup.players[seat]) if setup.derives
                 else _("Enter the card points of %(name)s.", name=setup.players[seat]))
+    if derived is not None and not entry.errors:
+        entry.values[f"points_{derived}"] = ""  # shown again only if the engine fills it
+        points[derived] = blank_points(points, setup.active, derived, setup.deal)
+        entry.values[f"points_{derived}"] = str(points[derived])
     no_tricks = [
         s for s in setup.active if points[s] == 0 and entry.get(f"nt_{s}")
     ]
     marriages = {str(s): list(entry.get(f"mar_{s}")) for s in setup.active if entry.get(f"mar_{s}")}
     return {"points": points, "marriages": marriages, "no_tricks": no_tricks}
-
-
-def points_slip(value: int | None) -> str | None:
-    """The refusal a typed points value earns on its own, before any sum is made."""
-    if value is None:
-        return None
-    if not 0 <= value <= 120:
-        return "points.range"
-    if value in (1, 119):
-        return "points.one"
-    return None
-
-
-def derive(setup: Setup, entry: Entry, points: list[int | None], seat: int,
-           typed: list[int]) -> int | None:
-    """120 minus the typed points, for the seat that follows them; if what is left could
-    not be card points, the error goes beside the typed fields that made it."""
-    left = 120 - sum(p for s, p in enumerate(points) if s != seat and p is not None)
-    if 0 <= left <= 120 and left not in (1, 119):
-        entry.values[f"points_{seat}"] = str(left)
-        return left
-    names = ", ".join(setup.players[s] for s in typed)
-    text = (_("%(names)s: together %(sum)s card points, more than 120.",
-              names=names, sum=120 - left) if left < 0 else
-            _("%(names)s: together %(sum)s card points, which leaves %(left)s for %(name)s, "
-              "and no card is worth 1 point.", names=names, sum=120 - left, left=left,
-              name=setup.players[seat]))
-    entry.errors[("points", typed[0] if typed else seat)] = text
-    entry.values[f"points_{seat}"] = ""
-    return None
 
 
 # The web's wording of refusals that name a seat or a suit: the player's name and the
@@ -439,6 +417,13 @@ FIELD_TEXTS = {
     "points.sum": _l("The card points must sum to 120 (got %(got)s)."),
     "points.sum2": _l("The card points must sum to at most 120 (got %(got)s)."),
 }
+# Refusals about the points typed beside a field left blank: they name the typed players
+# (``others``) and the blank one; the error sits beside the first typed field.
+BLANK_TEXTS = {
+    "points.over": _l("%(names)s: together %(sum)s card points, more than 120."),
+    "points.left": _l("%(names)s: together %(sum)s card points, which leaves %(left)s for "
+                      "%(name)s, and no card is worth 1 point."),
+}
 FIELD_LABELS = {
     "declarer": _l("Declarer"), "contract": _l("Contract"), "dark": _l("Dark game"),
     "points": _l("Card points taken"), "marriages": _l("Marriages"), "no_tricks": _l("Tricks"),
@@ -462,6 +447,11 @@ def suit_name(suit: object) -> str:
     return str(SUIT_NAMES.get(text, text))
 
 
+def seat_name(players: tuple[str, ...] | list[str], seat: object) -> str:
+    """The name of the player at a seat a refusal quotes ("?" for no such seat)."""
+    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+
+
 def refusal_words(err: RuleError, players: tuple[str, ...] | list[str], code: str) -> str:
     """The rule of a refusal in words, with names for seats and suits, without [ids]."""
     seat = err.seat if err.seat is not None else err.params.get("expected")
@@ -469,12 +459,16 @@ def refusal_words(err: RuleError, players: tuple[str, ...] | list[str], code: st
         seat = err.params["expected"]  # the tapped seat is the wrong one
     template = SEAT_TEXTS.get(err.rule)
     if template is not None:
-        name = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+        name = seat_name(players, seat)
         params = {k: v for k, v in err.params.items() if k != "suit"}
         return str(template) % {**params, "name": name,
                                 "suit": suit_name(err.params.get("suit", ""))}
     if err.rule in FIELD_TEXTS:
         return str(FIELD_TEXTS[err.rule]) % {"got": "?", **err.params}
+    if err.rule in BLANK_TEXTS:
+        return str(BLANK_TEXTS[err.rule]) % {
+            **err.params, "name": seat_name(players, err.params.get("blank")),
+            "names": ", ".join(seat_name(players, s) for s in err.params.get("others", ()))}
     text = re.sub(r"\s*\[\w+\]", "", err.text(code))
     label = FIELD_LABELS.get(err.field)
     return f"{label}: {text}" if label is not None else text

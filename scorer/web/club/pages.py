@@ -53,9 +53,10 @@ from scorer.engine.texts import N_
 from scorer.marks import number
 from scorer.renders import RenderFailed, html_paper
 from scorer.store import GameRow
-from scorer.web import access, downloads
-from scorer.web.club_chart import rating_svg
+from scorer.web import access
+from scorer.web.club.chart import rating_svg
 from scorer.web.db import get_store
+from scorer.web.game import downloads
 from scorer.web.i18n import lang
 from scorer.web.lru import Lru
 from scorer.web.params import arg_int, sqlite_int
@@ -237,8 +238,8 @@ def shown(value: float | None) -> str:
 
 def game_links(c: Club, viewer: Viewer, game_ids: list[int]) -> dict[int, str]:
     """{game id: its page}: the edit page for the host, the read-only one for a share."""
-    return {game_id: (flask_url("game.page", token=found.edit_token) if viewer.host
-                      else flask_url("view.page", token=found.view_token))
+    return {game_id: (flask_url("game.page", link="g", token=found.edit_token) if viewer.host
+                      else flask_url("game.page", link="v", token=found.view_token))
             for game_id, found in c.game_links(game_ids).items()}
 
 

@@ -30,15 +30,16 @@ from scorer.engine import (
     resolve_agreements,
 )
 from scorer.store import GameRow, StaleError
-from scorer.web import access, agreement_form
-from scorer.web.agreement_form import label_of, loc
-from scorer.web.compare import links, result_context
+from scorer.web import access
 from scorer.web.db import get_store
-from scorer.web.deal_input import refusal
 from scorer.web.forms import ConfirmForm, text_refusal
+from scorer.web.game import agreement_form
+from scorer.web.game.agreement_form import label_of, loc
+from scorer.web.game.compare import links, result_context
+from scorer.web.game.deal_input import refusal
+from scorer.web.game.versions import Broken, Loaded, load
 from scorer.web.i18n import lang
 from scorer.web.params import arg_int
-from scorer.web.versions import Broken, Loaded, load
 
 bp = Blueprint("rule_change", __name__, url_prefix="/g")
 
@@ -151,7 +152,7 @@ def page_context(row: GameRow, loaded: Loaded, when: str, slot_id: int | None
                  ) -> dict[str, Any]:
     """What the change form shows before any comparison."""
     return {"row": row, "game": loaded.game, "when": when, "slot": slot_id,
-            "urls": links(row, True), "result": None, "refused_change": None,
+            "urls": links(row, "g"), "result": None, "refused_change": None,
             "confirm": None, "change_list": [], "errors": {}, "history": history(row),
             "form": ConfirmForm(), "version": loaded.version, "who": "", "who_error": None}
 
@@ -195,7 +196,7 @@ def proposal(row: GameRow, loaded: Loaded, when: str, index: int | None,
     try:
         candidate(loaded, when, index, new, changes)
     except RuleError as err:
-        rules = url_for("rules.edit_rules", token=row.edit_token)
+        rules = url_for("rules.page", link="g", token=row.edit_token)
         out["refused_change"] = refusal(err, game.players, lang(), rules, deal=True)
         return out
     text = json.dumps(new.to_json() if when == "start" else changes, sort_keys=True,
@@ -250,7 +251,7 @@ def confirm(token: str) -> ResponseReturnValue:
         return stale(row)
     except RuleError as err:
         return refused(row, loaded, err)
-    return redirect(url_for("game.page", token=row.edit_token))
+    return redirect(url_for("game.page", link="g", token=row.edit_token))
 
 
 def apply(row: GameRow, loaded: Loaded, when: str, slot_id: int | None,
@@ -304,12 +305,12 @@ def undo(token: str) -> ResponseReturnValue:
         return stale(row)
     except RuleError as err:
         return refused(row, loaded, err)
-    return redirect(url_for("game.page", token=row.edit_token))
+    return redirect(url_for("game.page", link="g", token=row.edit_token))
 
 
 def refused(row: GameRow, loaded: Loaded, err: RuleError) -> ResponseReturnValue:
     """The page that says which deal the new set refuses, and why (422)."""
-    rules = url_for("rules.edit_rules", token=row.edit_token)
+    rules = url_for("rules.page", link="g", token=row.edit_token)
     return render_template("game/rule_change_refused.html", row=row,
                            message=refusal(err, loaded.game.players, lang(), rules,
                                            deal=True)), 422

@@ -18,10 +18,10 @@ from scorer.renders import RenderFailed, render_in_child, sheet_pdf
 from scorer.store import GameRow, JsonDict
 from scorer.web.access import is_host
 from scorer.web.db import get_store
+from scorer.web.game.versions import Broken, load, log_of
 from scorer.web.i18n import lang
 from scorer.web.lru import Lru
 from scorer.web.turns import Turns
-from scorer.web.versions import Broken, load, log_of
 
 
 def stem(row: GameRow) -> str:

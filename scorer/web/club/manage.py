@@ -17,11 +17,11 @@ from flask_babel import gettext as _
 from scorer.club import Club, ClubChange, ClubError
 from scorer.engine import RuleError, check_date
 from scorer.web import access
-from scorer.web.club_pages import club, game_label, game_name
+from scorer.web.club.pages import club, game_label, game_name
 from scorer.web.forms import ConfirmForm
-from scorer.web.game import qr_svg
 from scorer.web.i18n import lang
 from scorer.web.params import arg_int
+from scorer.web.qr import qr_svg
 
 bp = Blueprint("club", __name__, url_prefix="/club")
 

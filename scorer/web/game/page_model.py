@@ -14,12 +14,12 @@ from scorer import chart, marks
 from scorer.engine import Protocol, RuleError
 from scorer.marks import Tally
 from scorer.store import GameRow, JsonDict, PlaySpan
-from scorer.web import deal_input, protocol_rows
 from scorer.web.db import get_store
 from scorer.web.forms import ConfirmForm
+from scorer.web.game import deal_input, protocol_rows
+from scorer.web.game.page_cache import CSRF_BLANK, SID_BLANK
+from scorer.web.game.versions import Broken, Loaded, Version, derived, load
 from scorer.web.i18n import lang
-from scorer.web.page_cache import CSRF_BLANK, SID_BLANK
-from scorer.web.versions import Broken, Loaded, Version, derived, load
 
 # The protocol shows this many rows, newest first; the rest come with ?rows=all.
 SHOWN_ROWS = 20

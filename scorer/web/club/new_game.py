@@ -13,7 +13,8 @@ from scorer.club import Club, Player
 from scorer.engine import name_key
 from scorer.store import GuestCapError
 from scorer.web import access
-from scorer.web.club_pages import club
+from scorer.web.club.pages import club
+from scorer.web.errors import too_many
 from scorer.web.forms import NewGameForm
 
 bp = Blueprint("club_new", __name__)
@@ -67,8 +68,6 @@ def again(token: str) -> ResponseReturnValue:
     }
     if head.get("title"):
         fresh["title"] = head["title"]
-    from scorer.web.games import too_many  # the games list's own 429 page
-
     flood = access.creation_refusal()
     if flood:
         return too_many(*flood)
@@ -80,7 +79,7 @@ def again(token: str) -> ResponseReturnValue:
     access.remember(made.edit_token)
     if access.is_host():
         same_seats(club(), row.id, made.id, players)
-    return redirect(url_for("game.page", token=made.edit_token))
+    return redirect(url_for("game.page", link="g", token=made.edit_token))
 
 
 def same_seats(c: Club, old: int, new: int, names: list[str]) -> None:

@@ -15,9 +15,9 @@ from flask_wtf.csrf import generate_csrf
 from scorer.store import GameRow
 from scorer.web.db import get_store
 from scorer.web.forms import new_sid
+from scorer.web.game.versions import Version, keep_page, load
 from scorer.web.i18n import lang
 from scorer.web.polls import note_unchanged
-from scorer.web.versions import Version, keep_page, load
 
 # Gzip level 3, for every text answer: the first GET after each save compresses its page
 # once, and the deal form is compressed on every GET. A 35 kB page of 1000 deals takes

@@ -6,15 +6,19 @@ from flask import Blueprint, render_template
 from flask.typing import ResponseReturnValue
 
 from scorer.engine import catalog, current_agreements
-from scorer.web import access, agreement_form
-from scorer.web.agreement_form import label_of, loc
-from scorer.web.versions import Broken, load
+from scorer.web import access
+from scorer.web.game import agreement_form
+from scorer.web.game.agreement_form import label_of, loc
+from scorer.web.game.versions import Broken, load
 
 bp = Blueprint("rules", __name__)
 
 
-def sheet(token: str, editable: bool) -> ResponseReturnValue:
-    """Render the sheet; agreements that differ from classic are highlighted."""
+@bp.get("/<any(g, v):link>/<token>/rules")
+def page(link: str, token: str) -> ResponseReturnValue:
+    """The sheet, reached from the game page of either link; agreements that differ from
+    classic are highlighted."""
+    editable = link == "g"
     row = access.game_for(token, edit=editable)
     loaded = load(row)
     if isinstance(loaded, Broken):
@@ -30,19 +34,7 @@ def sheet(token: str, editable: bool) -> ResponseReturnValue:
         groups.append((group, items))
     preset = catalog().presets[agreements.preset]  # resolve_agreements checked the name
     return render_template(
-        "game/rules.html", row=row, groups=groups, editable=editable,
+        "game/rules.html", row=row, groups=groups, editable=editable, link=link,
         preset_title=loc(preset.title),
         differ_count=len(differ), token=token, loc=loc,
     )
-
-
-@bp.get("/g/<token>/rules")
-def edit_rules(token: str) -> ResponseReturnValue:
-    """The rules sheet reached from the scorekeeper's page."""
-    return sheet(token, editable=True)
-
-
-@bp.get("/v/<token>/rules")
-def view_rules(token: str) -> ResponseReturnValue:
-    """The rules sheet reached from the read-only page."""
-    return sheet(token, editable=False)
