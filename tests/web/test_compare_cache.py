@@ -81,9 +81,9 @@ def test_a_kept_comparison_is_the_comparison_worked_out_afresh(pair, steps):
         path = f"/{'g' if editable else 'v'}/{token}/compare?{query(preset, overrides)}"
         client = served.test_client()
         client.set_cookie("lang", code)
-        # A first visit (the stylesheet inline), then one with the page's cookies.
+        # A first visit, then one with the cookies the first one set.
         for _visit in range(2):
-            jar = {name: c.value for name in ("lang", "assets", "session")
+            jar = {name: c.value for name in ("lang", "session")
                    if (c := client.get_cookie(name)) is not None}
             kept = client.get(path)
             clear_caches(reference)
