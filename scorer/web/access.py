@@ -18,7 +18,7 @@ from flask import abort, current_app, request, session
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from scorer.store import GameRow, JsonDict, Totals
+from scorer.store import GameRow, GuestCapError, JsonDict, Totals
 from scorer.web.db import get_store
 
 MAX_REMEMBERED = 80  # keeps the cookie well under the 4 KB browsers accept
@@ -178,6 +178,21 @@ def create_game(head: JsonDict, records: list[JsonDict] | None = None,
     guest = not is_host()
     cap = guest_game_cap() if guest and limits_on() else None
     return get_store().create_game(head, records, guest=guest, totals=totals, guest_cap=cap)
+
+
+def start_game(head: JsonDict) -> GameRow | tuple[str, int]:
+    """A new empty game for this browser, counted and remembered; or, if it may not start
+    one now, the refusal and the seconds to retry after."""
+    flood = creation_refusal()
+    if flood:
+        return flood
+    try:
+        row = create_game(head)
+    except GuestCapError as full:
+        return guests_full(full.cap)
+    count_creation()
+    remember(row.edit_token)
+    return row
 
 
 def count_creation() -> None:

@@ -257,15 +257,9 @@ def create_from_form(form: NewGameForm, agreements: Agreements,
     except RuleError as err:
         errors["players" if err.field == "players" else err.field] = err.text(lang())
         return None
-    flood = access.creation_refusal()
-    if flood:
-        return too_many(*flood)
-    try:
-        row = access.create_game(head)
-    except GuestCapError as full:
-        return too_many(*access.guests_full(full.cap))
-    access.count_creation()
-    access.remember(row.edit_token)
+    row = access.start_game(head)
+    if isinstance(row, tuple):
+        return too_many(*row)
     link_new(row.id, names)
     return redirect(url_for("game.page", link="g", token=row.edit_token))
 

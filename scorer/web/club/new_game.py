@@ -11,7 +11,6 @@ from flask.typing import ResponseReturnValue
 
 from scorer.club import Club, Player
 from scorer.engine import name_key
-from scorer.store import GuestCapError
 from scorer.web import access
 from scorer.web.club.pages import club
 from scorer.web.errors import too_many
@@ -68,15 +67,9 @@ def again(token: str) -> ResponseReturnValue:
     }
     if head.get("title"):
         fresh["title"] = head["title"]
-    flood = access.creation_refusal()
-    if flood:
-        return too_many(*flood)
-    try:
-        made = access.create_game(fresh)
-    except GuestCapError as full:
-        return too_many(*access.guests_full(full.cap))
-    access.count_creation()
-    access.remember(made.edit_token)
+    made = access.start_game(fresh)
+    if isinstance(made, tuple):
+        return too_many(*made)
     if access.is_host():
         same_seats(club(), row.id, made.id, players)
     return redirect(url_for("game.page", link="g", token=made.edit_token))
