@@ -4,6 +4,8 @@ the hypothesis profiles every property test runs under."""
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -39,6 +41,22 @@ def _profile() -> str:
 
 
 settings.load_profile(_profile())
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium (tests/browser/phone_browser.py says how it runs), one for the whole
+    run: each test opens contexts of its own on it. A missing browser is an error, never a
+    skip. Session scope, as a second sync Playwright cannot start beside a running one."""
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "browser"))
+    from phone_browser import ARGS, CHROMIUM
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield chromium
+        chromium.close()
 
 
 @pytest.fixture
