@@ -99,6 +99,8 @@ def pytest_terminal_summary(terminalreporter):
     """Print the seconds each test directory took, slowest first."""
     if not _DIR_SECONDS:
         return
+    # Under pytest-xdist the workers' reports reach this hook too: the figures add up the
+    # workers' time, so together they exceed the run's wall-clock time.
     terminalreporter.section("seconds per directory")
     for where, seconds in sorted(_DIR_SECONDS.items(), key=lambda kv: -kv[1]):
         terminalreporter.write_line(f"{seconds:8.1f}  {where}")
