@@ -4,6 +4,8 @@ the hypothesis profiles every property test runs under."""
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -39,6 +41,22 @@ def _profile() -> str:
 
 
 settings.load_profile(_profile())
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium (tests/browser/phone_browser.py says how it runs), one for the whole
+    run: each test opens contexts of its own on it. A missing browser is an error, never a
+    skip. Session scope, as a second sync Playwright cannot start beside a running one."""
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "browser"))
+    from phone_browser import ARGS, CHROMIUM
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield chromium
+        chromium.close()
 
 
 @pytest.fixture
@@ -81,6 +99,8 @@ def pytest_terminal_summary(terminalreporter):
     """Print the seconds each test directory took, slowest first."""
     if not _DIR_SECONDS:
         return
+    # Under pytest-xdist the workers' reports reach this hook too: the figures add up the
+    # workers' time, so together they exceed the run's wall-clock time.
     terminalreporter.section("seconds per directory")
     for where, seconds in sorted(_DIR_SECONDS.items(), key=lambda kv: -kv[1]):
         terminalreporter.write_line(f"{seconds:8.1f}  {where}")

@@ -1,33 +1,58 @@
-"""A real server (waitress, loopback, temporary instance) and Debian's Chromium at phone size."""
+"""A real server (waitress, loopback, temporary instance) and Debian's Chromium at phone size.
+
+What costs seconds is shared: one Chromium for the whole run (the `browser` fixture of
+tests/conftest.py) and one server per test module. What a test sees is its own: a fresh
+browser context (cookies, storage) and the games it makes itself. A test that needs an
+instance nobody else writes to (it counts every game, or writes rows behind the server's
+back) takes `own_server`.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
 import pytest
-from phone_browser import ARGS, CHROMIUM, HOST_KEY, PHONE, served
-from playwright.sync_api import sync_playwright
+from phone_browser import HOST_KEY, PHONE, served
 
 from scorer import create_app
 
 
-@pytest.fixture
-def live_server(tmp_path):
-    """The app served by waitress on 127.0.0.1 and a free port, in a thread."""
-    app = create_app({"INSTANCE_PATH": str(tmp_path / "instance"),
-                      "SECRET_KEY": "browser-secret", "HOST_KEY": HOST_KEY})
+@dataclass(frozen=True)
+class Served:
+    """A running app: its URL and its instance folder."""
+
+    base: str
+    instance: Path
+
+
+def serve_fresh(folder: Path, **settings):
+    """The app on a new instance in ``folder``, served by waitress on 127.0.0.1."""
+    app = create_app({"INSTANCE_PATH": str(folder / "instance"),
+                      "SECRET_KEY": "browser-secret", "HOST_KEY": HOST_KEY, **settings})
     with served(app) as base:
-        yield base
+        yield Served(base, folder / "instance")
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """Chromium from the system; a missing browser is an error, never a skip.
+def module_server(tmp_path_factory):
+    """One app per test module, served in a thread; the tests make their own games on it."""
+    # A module's phones all come from 127.0.0.1 and most start games as guests: the
+    # limit of new games per address and 10 minutes (tests/reliability's to test) would
+    # refuse the 21st, which a server of its own per test never reached.
+    yield from serve_fresh(tmp_path_factory.mktemp("served"), CREATE_PER_WINDOW=10_000)
 
-    Module scope: a sync Playwright left running would block other tests' own.
-    """
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
+
+@pytest.fixture
+def live_server(module_server):
+    """The module's server's URL."""
+    return module_server.base
+
+
+@pytest.fixture
+def own_server(tmp_path):
+    """A server on an instance of this test's own (in tmp_path/instance)."""
+    yield from serve_fresh(tmp_path)
 
 
 @pytest.fixture

@@ -20,7 +20,9 @@ def test_a_deal_without_javascript(live_server, browser):
         page.fill("#name1", "Борис")
         page.fill("#name2", "Вика")
         page.select_option("#preset", "polish")
-        page.click("button.nojs-only:has-text('Применить набор')")  # no script to do it
+        # No script to do it: the server answers with the same form filled (same URL).
+        with page.expect_navigation():
+            page.click("button.nojs-only:has-text('Применить набор')")
         assert page.input_value("#name0") == "Аня"
         assert page.input_value("#ag_bid_step") == "10"
         page.click("button.primary:has-text('Начать игру')")
@@ -33,7 +35,8 @@ def test_a_deal_without_javascript(live_server, browser):
         page.fill("#contract", "100")
         page.fill("#points_0", "20")
         page.fill("#points_2", "0")
-        page.click("button.nojs-only:has-text('Предпросмотр')")
+        with page.expect_navigation():  # the same form again, with the preview
+            page.click("button.nojs-only:has-text('Предпросмотр')")
         assert page.input_value("#points_1") == "100"  # the server filled the blank one
         assert page.locator(".pv-delta[data-seat='1']").inner_text() == "+100"
         page.click("#save")

@@ -15,12 +15,12 @@ SMALL_TARGETS = """() => [...document.querySelectorAll('main a, main button, mai
   .filter(([h, w, ht, right]) => w < 44 || ht < 44 || right > innerWidth)"""
 
 
-def test_the_host_archives_and_deletes_at_phone_size_without_javascript(browser, live_server,
-                                                                         tmp_path):
+def test_the_host_archives_and_deletes_at_phone_size_without_javascript(browser, own_server):
     """55 games: the first page holds 50 and links to the next; «В архив» moves one away,
     «Удалить…» asks first, the list then shows «игра удалена — отменить», and undo brings
     the game back. Every button is a 44 px target inside the 390 px screen."""
-    db = store.connect(tmp_path / "instance" / "scorer.sqlite")
+    live_server = own_server.base  # every game on it is this test's: 55, no more
+    db = store.connect(own_server.instance / "scorer.sqlite")
     try:
         st = store.Store(db)
         for i in range(55):
@@ -38,25 +38,32 @@ def test_the_host_archives_and_deletes_at_phone_size_without_javascript(browser,
         assert page.locator("ul.games > li").count() == 50
         assert page.evaluate(SMALL_TARGETS) == []
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        page.click("a[rel=next]")
+        with page.expect_navigation():  # every tap here loads a page like the one before
+            page.click("a[rel=next]")
         assert page.locator("ul.games > li").count() == 5
-        page.click("a[rel=prev]")
+        with page.expect_navigation():
+            page.click("a[rel=prev]")
         first = page.locator("ul.games > li").first
         assert "Игра 54" in first.inner_text()
-        first.locator("button[value=archive]").click()
+        with page.expect_navigation():
+            first.locator("button[value=archive]").click()
         assert "Игра 54" not in page.locator("ul.games").first.inner_text()
-        page.click("#archived-link")
+        with page.expect_navigation():
+            page.click("#archived-link")
         assert "Игра 54" in page.locator("ul.games").first.inner_text()
         page.goto(f"{live_server}/")
-        page.locator("ul.games > li").first.locator("button[value=delete]").click()
+        with page.expect_navigation():
+            page.locator("ul.games > li").first.locator("button[value=delete]").click()
         assert page.locator("h1").inner_text() == "Удалить эту игру?"
         page.screenshot(path="/tmp/screen-list-delete.png", full_page=True)
-        page.click("#confirm-delete")
+        with page.expect_navigation():
+            page.click("#confirm-delete")
         deleted = page.locator("#deleted-games li")
         assert "Игра 53 — игра удалена —" in deleted.inner_text()
         assert page.evaluate(SMALL_TARGETS) == []
         page.screenshot(path="/tmp/screen-list-deleted.png", full_page=True)
-        deleted.locator("button[value=undelete]").click()
+        with page.expect_navigation():
+            deleted.locator("button[value=undelete]").click()
         assert page.locator("#deleted-games").count() == 0
         assert "Игра 53" in page.locator("ul.games > li").first.inner_text()
     finally:

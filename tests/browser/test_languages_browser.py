@@ -86,8 +86,10 @@ def test_whole_game_in_each_language(browser, live_server, lang):
         assert switch.locator("summary").inner_text().strip() == NATIVE_NAMES[lang]
         switch.locator("summary").click()
         other = LANGUAGES[(LANGUAGES.index(lang) + 1) % len(LANGUAGES)]
-        switch.locator(f"a[hreflang={other}]").click()
-        page.wait_for_url(url)
+        # The switch lands back on this URL: wait for that navigation, not for the URL
+        # the page already has.
+        with page.expect_navigation(url=url):
+            switch.locator(f"a[hreflang={other}]").click()
         assert page.locator("html").get_attribute("lang") == other
         page.goto(url + "/rules")
         assert page.locator("html").get_attribute("lang") == other

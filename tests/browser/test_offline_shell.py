@@ -55,8 +55,9 @@ def test_offline_reload_shows_the_kept_game_and_takes_a_deal(browser, tmp_path):
             fill(page, 0, 100, {1: 10, 2: 10})  # the game page's own form
             page.click("#save")
             saved_offline(page, 1)
-            ctx.set_offline(False)
-            page.wait_for_url(GAME)
+            # Sent, the page loads the game again: the URL it already has.
+            with page.expect_navigation(url=GAME):
+                ctx.set_offline(False)
             page.wait_for_function("() => !document.getElementById('kept')")
             assert rows(page) == [1] and protocol(page) == ["Аня 100"]
             db = store.Store(store.connect(app.config["DATABASE"]))

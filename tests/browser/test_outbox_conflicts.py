@@ -11,6 +11,7 @@ import re
 
 import pytest
 from phone_browser import open_form
+from playwright.sync_api import expect
 from test_outbox import fill, protocol, waiting
 from test_save_flow import GAME, deal, new_game
 
@@ -67,7 +68,7 @@ def test_deals_kept_offline_are_numbered_and_seated_as_the_engine_will(live_serv
     fill(page, 2, 110, {0: 0, 1: 20})
     page.click("#save")
     assert seating(page) == ("Кон 3", "Вика", "Аня")
-    page.wait_for_timeout(900)  # the form takes taps again after its pause
+    expect(page.locator("#save")).to_be_enabled()  # the form takes taps again after its pause
     page.click("#redeal-ask")
     page.click("#redeal")
     assert seating(page) == ("Кон 4", "Вика", "Аня") and page.is_checked("#declarer_0")

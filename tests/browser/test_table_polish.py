@@ -103,8 +103,9 @@ def test_a_watcher_is_told_of_an_edit_and_an_open_why_stays_open(live_server, br
     watcher.context.close()
 
 
-def test_the_games_list_says_dates_as_people_do(live_server, browser, tmp_path):
+def test_the_games_list_says_dates_as_people_do(own_server, browser):
     """«вчера, 21:40» in the phone's own zone, and «4 декабря» for an older game."""
+    live_server = own_server.base  # its rows are changed behind the server's back
     zone = ZoneInfo("Asia/Vladivostok")
     ctx = browser.new_context(viewport=PHONE, is_mobile=True, locale="ru-RU",
                               timezone_id="Asia/Vladivostok")
@@ -115,7 +116,7 @@ def test_the_games_list_says_dates_as_people_do(live_server, browser, tmp_path):
     here = datetime.now(zone)
     yesterday = (here - timedelta(days=1)).replace(hour=21, minute=40, second=0)
     old = (here - timedelta(days=40)).replace(hour=12, minute=0, second=0)
-    db = sqlite3.connect(tmp_path / "instance" / DATABASE_NAME)
+    db = sqlite3.connect(own_server.instance / DATABASE_NAME)
     for title, when in (("Вчерашняя", yesterday), ("Давняя", old)):
         stamp = when.astimezone(UTC).isoformat(timespec="seconds")
         db.execute("update games set updated = ? where head like ?", [stamp, f'%"{title}"%'])
@@ -234,7 +235,7 @@ def test_a_redeal_row_takes_one_line(live_server, phone):
     """A redeal: «пересдача · сдача: Аня» on one line, no row of zeros."""
     page = phone()
     new_game(page, live_server)
-    page.click("#record-deal")
+    open_form(page)  # the game page has a «Пересдача…» of its own
     page.click("#redeal-ask")
     page.click("#redeal")
     page.wait_for_url(GAME)
