@@ -115,7 +115,8 @@ def test_a_stranger_s_long_renders_neither_block_the_host_nor_outlive_their_limi
     stranger's renders held both slots), and the stranger's child is killed at
     RENDER_SECONDS = 8 (a render in the server's thread could not be stopped) while the
     stranger is still waiting."""
-    server = serve_with(tmp_path / "inst", RENDER_SECONDS=8)  # the host's 1-deal sheet took 4 s at load 15
+    # 8 s: under a load of 15 the host's own 1-deal sheet took 4 s.
+    server = serve_with(tmp_path / "inst", RENDER_SECONDS=8)
     try:
         long_game = add_game(server.instance, 1000)
         own_game = add_game(server.instance, 1)
