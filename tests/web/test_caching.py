@@ -361,8 +361,8 @@ def test_a_new_version_works_on_from_the_chart_and_tallies_of_the_one_before(app
         assert entry.worked["lines"] == chart.lines_of(rows, 3, width)
         assert entry.worked["tallies"] == marks.counted(rows, 3)
         with app.test_request_context(headers={"Cookie": "lang=ru"}):
-            assert entry.charts["ru"] == chart.totals_svg(entry.game, entry.protocol, "ru",
-                                                          chart.PHONE)
+            assert entry.worked[("chart", "ru")] == chart.totals_svg(
+                entry.game, entry.protocol, "ru", chart.PHONE)
             assert page_model.tallies(entry) == marks.tallies(entry.protocol)
 
     before = newest()

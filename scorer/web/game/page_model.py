@@ -31,14 +31,16 @@ def chart_svg(loaded: Loaded) -> Markup | None:
     if not loaded.protocol.rows:
         return None
     code = lang()
-    found = loaded.charts.get(code)
-    if found is None:
+
+    def drawn(_before: object) -> Markup:
+        """The chart in this language, drawn through the version's (derived) lines."""
         rows, seats = loaded.protocol.rows, len(loaded.game.players)
-        drawn = derived(loaded, "lines", lambda before: chart.lines_of(
+        lines = derived(loaded, "lines", lambda before: chart.lines_of(
             rows, seats, chart.plot_width(chart.PHONE), before))
-        found = loaded.charts.setdefault(code, Markup(chart.totals_svg(
-            loaded.game, loaded.protocol, lang=code, layout=chart.PHONE, drawn=drawn)))
-    return found
+        return Markup(chart.totals_svg(loaded.game, loaded.protocol, lang=code,
+                                       layout=chart.PHONE, drawn=lines))
+
+    return derived(loaded, ("chart", code), drawn)
 
 
 def tallies(loaded: Loaded) -> list[Tally]:

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, cast
 
 from flask import Flask, current_app
-from markupsafe import Markup
 
 from scorer.engine import Game, Protocol, RuleError, Timeline, log_with, parse_game
 from scorer.store import DealSlot, GameRow, JsonDict
@@ -80,13 +79,13 @@ class Loaded:
     version: int
     slots: Slots
     timeline: Timeline
-    charts: dict[str, Markup] = field(default_factory=dict, compare=False, repr=False)
     pages: dict[Hashable, bytes | str] = field(default_factory=dict, compare=False, repr=False)
     rendering: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
-    # What the version works out from its protocol's rows (its chart's lines, its tallies),
-    # by name, and the same of the version a write made it from: see ``derived``.
-    worked: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
-    prior: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    # What the version works out from its protocol's rows (its chart's lines, its drawing
+    # per language, its tallies), by name, and the same of the version a write made it
+    # from: see ``derived``.
+    worked: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
+    prior: dict[Hashable, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def game(self) -> Game:
@@ -173,7 +172,7 @@ def remember(before: Version, version: int, slots: Slots, timeline: Timeline) ->
     versions().put((before.generation, before.row.id, version), entry)
 
 
-def derived(entry: Loaded, name: str, make: Callable[[Any | None], T]) -> T:
+def derived(entry: Loaded, name: Hashable, make: Callable[[Any | None], T]) -> T:
     """What a version works out from its rows, once: ``make(before)`` with ``before`` the
     same work of the version a write made this one from (None if there is none, or it was
     never done). ``make`` must give what ``make(None)`` gives, doing less when ``before``
