@@ -70,7 +70,8 @@ def test_the_server_restarted_between_the_save_and_the_retry(browser, tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="ru-RU")
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="ru-RU",
+                                  service_workers="block")  # the phone on the table's http
     page = context.new_page()
     try:
         with served(create_app(config), port) as base:
