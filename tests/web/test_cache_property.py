@@ -15,6 +15,8 @@ import re
 
 import pytest
 from flask_wtf.csrf import validate_csrf
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from webtable import Table
 
 from scorer import create_app
@@ -163,3 +165,53 @@ def test_a_served_sheet_is_the_sheet_nothing_kept_gives(apps):
         assert served.get_data() == fresh.get_data(), path
         answers.add(served.get_data())
     assert len(answers) == 8  # each language and option is a sheet of its own
+
+
+STEPS = st.lists(st.tuples(st.sampled_from(["deal", "redeal", "edit", "delete", "restore"]),
+                           st.integers(0, 25), st.sampled_from(["ru", "uk", "pl", "en"]),
+                           st.booleans()), min_size=1, max_size=8)
+
+
+@settings(max_examples=12)
+@given(steps=STEPS)
+def test_rows_carried_from_the_version_before_are_the_rows_written_afresh(tmp_path_factory,
+                                                                          steps):
+    """A version shows the rows its predecessor wrote again (protocol_rows.Kept): after
+    deals, edits, deletes and restores anywhere in the sheet, in any language, with
+    ?rows=all or not, both links' pages equal those of a server with nothing kept."""
+    folder = tmp_path_factory.mktemp("rows")
+    served_app, reference = create_app(config(folder)), create_app(config(folder))
+    game, view, keeper = started(served_app, deals=24)
+    client, made = keeper.client, 24
+    for action, pick, code, every in steps:
+        slots = [int(s) for s in re.findall(r'href="/g/[^"/]+/deal/(\d+)"',
+                                            client.get(game + "?rows=all").get_data(as_text=True))]
+        gone = [int(s) for s in re.findall(r'/deal/(\d+)/restore"',
+                                           client.get(game).get_data(as_text=True))]
+        slot = slots[pick % len(slots)]
+        if action in ("deal", "redeal"):
+            n = made if action == "deal" else 4  # record(4) is a redeal
+            made += action == "deal"
+            fields = fields_of(record(n))
+            keeper.deal(game, **fields)
+        elif action == "edit":  # a play becomes a redeal and a redeal a play
+            data = {**keeper.form(f"{game}/deal/{slot}"), **fields_of(record(pick))}
+            client.post(f"{game}/deal/{slot}", data=data)  # refused is fine: nothing stored
+        elif action == "delete":
+            client.post(f"{game}/deal/{slot}/delete", data=keeper.form(f"{game}/deal/{slot}"))
+        elif gone:
+            data = keeper.form(game)
+            client.post(f"{game}/deal/{gone[pick % len(gone)]}/restore", data=data)
+        client.set_cookie("lang", code)
+        for link in (game, view):
+            same_page(served_app, reference, client, link + ("?rows=all" if every else ""))
+        client.set_cookie("lang", "ru")
+
+
+def fields_of(deal: dict) -> dict[str, str]:
+    """The deal form's fields for a record of record()."""
+    if deal["type"] == "redeal":
+        return {"action": "redeal"}
+    return {"action": "play", "declarer": str(deal["declarer"]),
+            "contract": str(deal["contract"]),
+            **{f"points_{s}": str(p) for s, p in enumerate(deal["points"])}}

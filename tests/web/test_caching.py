@@ -330,10 +330,10 @@ def test_the_versions_kept_are_bounded_by_their_deals(app):
 
 
 def test_a_new_version_works_on_from_the_chart_and_tallies_of_the_one_before(app, table):
-    """A deal's page thins only the chart's new points and counts only the new row's
-    tallies (the version before lends its own: a deal costs the same at 1000 deals as at
-    200), and what it shows equals what the version works out from nothing; an edit in
-    the middle starts afresh, and is equal too."""
+    """A deal's page thins only the chart's new points, counts only the new row's tallies
+    and words only the new row (the version before lends its own: a deal costs the same at
+    1000 deals as at 200), and what it shows equals what the version works out from
+    nothing; an edit in the middle starts afresh, and is equal too."""
     from scorer import chart, marks
     from scorer.web.game import page_model
 
@@ -370,6 +370,10 @@ def test_a_new_version_works_on_from_the_chart_and_tallies_of_the_one_before(app
     after = newest()
     fresh(after)
     assert after.prior is before.worked
+    # The rows shown before are shown again as they were worded (and written) then.
+    rows_before, rows_after = before.worked[("rows", "ru")], after.worked[("rows", "ru")]
+    assert len(rows_after) == len(rows_before) + 1
+    assert all(rows_after[slot][2] is shown for slot, (_r, _rec, shown) in rows_before.items())
     assert all(a is b for a, b in zip(after.worked["lines"].whole[0],
                                       before.worked["lines"].whole[0], strict=False))
     second = slots_of(table.client.get(game + "?rows=all").get_data(as_text=True))[-2]
@@ -378,3 +382,9 @@ def test_a_new_version_works_on_from_the_chart_and_tallies_of_the_one_before(app
     edited = newest()
     fresh(edited)
     assert edited.worked["lines"].kept != after.worked["lines"].kept
+    # The rows after the edited one, which the page shows, are worded afresh.
+    shown_now = {id(r) for r in edited.protocol.rows[-20:]}
+    rows_edited = edited.worked[("rows", "ru")]
+    fresh_rows = [s for s, (r, _rec, _shown) in rows_edited.items() if id(r) in shown_now]
+    assert len(fresh_rows) == 20
+    assert not any(rows_edited[s][2] is rows_after[s][2] for s in fresh_rows)

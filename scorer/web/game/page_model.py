@@ -7,7 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import abort, render_template, request, session
+from flask import abort, render_template, request, session, url_for
+from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorer import chart, marks
@@ -155,6 +156,14 @@ class GamePage:
     # What each player did over the game (bolts, penalties, falls, concessions): the
     # protocol's own counters are those towards the next penalty, reset by it.
     tallies: list[Tally] = field(default_factory=list)
+    row_link: protocol_rows.RowLink | None = None  # what the rows are written with
+
+    def written(self, shown: protocol_rows.ShownRow,
+                write: Callable[[protocol_rows.ShownRow, protocol_rows.RowLink], Markup]
+                ) -> Markup:
+        """A live row's cells on this page's link, by the template's macro ``write``."""
+        assert self.row_link is not None  # a page with rows has its link
+        return protocol_rows.written(shown, self.row_link, write)
 
     @property
     def preset(self) -> str | None:
@@ -198,8 +207,11 @@ def context(row: GameRow, editable: bool, loaded: Version | None = None, *,
         return GamePage(**base)
     protocol = loaded.protocol
     limit = None if wants_all() else SHOWN_ROWS
+    kept = derived(loaded, ("rows", lang()), lambda before: protocol_rows.carried(
+        before, SHOWN_ROWS + 1))  # the newest rows and the one a deal pushes out of view
     rows, hidden = protocol_rows.recent_rows(
-        protocol, loaded.slots.every, limit, deleted_lookup(loaded) if editable else None)
+        protocol, loaded.slots.every, limit, deleted_lookup(loaded) if editable else None,
+        kept)
     edits = [] if editable else edited_since(loaded)
     counts = tallies(loaded)
     return GamePage(
@@ -218,7 +230,16 @@ def context(row: GameRow, editable: bool, loaded: Version | None = None, *,
         tallies=counts, chart=chart_svg(loaded),
         # Only a finished game says how long it took: one query, once per version.
         span=get_store().span(row.id) if protocol.winner is not None else None,
-        deal=next_deal(loaded) if editable else None)
+        deal=next_deal(loaded) if editable else None, row_link=row_link(row, editable))
+
+
+def row_link(row: GameRow, editable: bool) -> protocol_rows.RowLink:
+    """What this page's protocol rows are written with besides each row."""
+    game_url = url_for("game.page", link="g" if editable else "v",
+                       token=row.edit_token if editable else row.view_token)
+    return protocol_rows.RowLink(
+        editable, row.edit_token, game_url, url_for("game.new_deal", token=row.edit_token),
+        _("dealing:"), tuple(row.head.get("players", [])))
 
 
 def edited_since(loaded: Loaded) -> list[tuple[int, str, int]]:

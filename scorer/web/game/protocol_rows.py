@@ -6,7 +6,7 @@ decided by scorer.marks, the same as on the PDF sheet.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, cast
@@ -92,6 +92,54 @@ class ShownRow:
     changes: list[tuple[str, str, str]] = field(default_factory=list)
     player: int | None = None  # whom an adjustment concerns (its reason is the result)
     edit_label: str = ""  # the edit link's label on the edit page: «Исправить кон 7»
+    # The row's cells as the template wrote them, by RowLink: a row the next version
+    # shows again (Kept) is not written again.
+    written: dict[Hashable, Markup] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class RowLink:
+    """What a row's cells are written with besides the row: the link they are on (edit or
+    read-only, its URLs) and the game's names and words."""
+
+    editable: bool
+    edit_token: str
+    game_url: str  # the page's own link (/g/… or /v/…)
+    edit_base: str  # the edit page's deal form of slot s is this, a slash and s
+    dealer_word: str  # «сдавал:»
+    players: tuple[str, ...]
+
+    @property
+    def why_base(self) -> str:
+        """The link's why page of row n is this plus n."""
+        return self.game_url + "/why/"
+
+
+def written(shown: ShownRow, link: RowLink, write: Callable[[ShownRow, RowLink], Markup]
+            ) -> Markup:
+    """The row's cells on ``link``, as ``write`` (the template's macro) writes them: once
+    per row and link, however many versions show the row (see Kept)."""
+    found = shown.written.get(link)
+    if found is None:
+        found = shown.written.setdefault(link, write(shown, link))
+    return found
+
+
+# The rows a version showed, by slot id: (the engine's row, the slot's record, the row
+# worded). A version made by a write carries its predecessor's forward (carried): a row
+# whose engine row and record are the very objects the new version holds reads the same,
+# so the newest 20 rows of a page are worded and written once, not on every version (a
+# fifth of the GET after a deal at 1000 deals, PERFORMANCE.md).
+Kept = dict[int, tuple[Any, JsonDict | None, ShownRow]]
+
+
+def carried(before: Kept | None, newest: int) -> Kept:
+    """What a version starts from: the rows its predecessor kept, among the ``newest``
+    slot ids (the rows a ?rows=all page wrote stay with that version only)."""
+    kept = dict(before or {})  # one C-level copy: another thread may be adding to before
+    if len(kept) > 2 * newest:
+        kept = dict(sorted(kept.items())[-newest:])
+    return kept
 
 
 def result_text(row: Any, m: dict[str, str], words: dict[str, str]) -> str:
@@ -203,14 +251,14 @@ class DeletedRow:
 
 
 def recent_rows(protocol: Any, slots: Sequence[DealSlot], limit: int | None,
-                last_records: Callable[[list[int]], dict[int, JsonDict]] | None
-                ) -> tuple[list[Any], int]:
+                last_records: Callable[[list[int]], dict[int, JsonDict]] | None,
+                kept: Kept | None = None) -> tuple[list[Any], int]:
     """The newest `limit` live rows (all if None) worded, newest first, deleted deals in
     place.
 
     Returns (rows, how many older live rows were left out). last_records (slot ids ->
     the record a restore brings back) is None on the read-only page, which shows no
-    deleted deals.
+    deleted deals. kept: the rows worded already (in this language), added to.
     """
     count, seats = len(protocol.rows), len(protocol.players)
     first = 0 if limit is None else max(0, count - limit)
@@ -224,12 +272,23 @@ def recent_rows(protocol: Any, slots: Sequence[DealSlot], limit: int | None,
             live -= 1
             if live < first:
                 break
-            out.append(row_view(protocol.rows[live], seats, slot.id, said, slot.record))
+            out.append(worded(protocol.rows[live], seats, slot, said, kept))
         elif last_records is not None:
             out.append(DeletedRow(slot.id, live, None))
     if last_records is not None:
         out = with_records(out, last_records)
     return out, first
+
+
+def worded(row: Any, seats: int, slot: DealSlot, said: Words, kept: Kept | None) -> ShownRow:
+    """The slot's row worded: as kept, if kept for this very engine row and record."""
+    found = kept.get(slot.id) if kept is not None else None
+    if found is not None and found[0] is row and found[1] is slot.record:
+        return found[2]
+    shown = row_view(row, seats, slot.id, said, slot.record)
+    if kept is not None:
+        kept[slot.id] = (row, slot.record, shown)
+    return shown
 
 
 def with_records(rows: list[Any], last_records: Callable[[list[int]], dict[int, JsonDict]]
