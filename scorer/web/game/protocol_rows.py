@@ -6,7 +6,7 @@ decided by scorer.marks, the same as on the PDF sheet.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, cast
@@ -94,7 +94,7 @@ class ShownRow:
     edit_label: str = ""  # the edit link's label on the edit page: «Исправить кон 7»
     # The row's cells as the template wrote them, by RowLink: a row the next version
     # shows again (Kept) is not written again.
-    written: dict[Hashable, Markup] = field(default_factory=dict, compare=False, repr=False)
+    written: dict[RowLink, Markup] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
