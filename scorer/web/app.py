@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import logging
 import os
 import re
@@ -16,9 +15,8 @@ from flask_wtf.csrf import CSRFProtect
 from scorer.instance import instance_folder
 from scorer.marks import number, signed
 from scorer.paths import DATABASE_NAME, data_dir
-from scorer.web import assets, dates, db, i18n, params, polls
+from scorer.web import assets, compression, dates, db, i18n, params, polls
 from scorer.web.game import downloads, versions
-from scorer.web.game.page_cache import GZIP_LEVEL
 
 csrf = CSRFProtect()
 
@@ -96,7 +94,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.add_template_filter(dates.duration, "duration")
     app.before_request(guard_writes)
     app.after_request(safety_headers)
-    app.after_request(compressed)
+    app.after_request(compression.compressed)
     redact_token_logs(app)
     # Before any route is added: each <int:…> is bound to its converter as it is added.
     app.url_map.converters["int"] = params.RowIdConverter
@@ -160,31 +158,6 @@ def safety_headers(response: Response) -> Response:
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")
-    return response
-
-
-# -- compression: gzip text answers for clients that accept it ----------------------
-
-COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml")
-MIN_COMPRESSED = 1024  # smaller answers gain nothing worth the header
-
-
-def compressed(response: Response) -> Response:
-    """Gzip a text answer when the client accepts it (cached pages and static files arrive
-    gzipped already)."""
-    response.vary.add("Accept-Encoding")
-    if response.mimetype == "text/html":  # a page's words follow the browser's languages
-        response.vary.add("Accept-Language")
-    if (response.direct_passthrough or response.status_code < 200
-            or response.status_code in (204, 304) or "Content-Encoding" in response.headers
-            or not (response.mimetype or "").startswith(COMPRESSIBLE)
-            or request.accept_encodings["gzip"] <= 0):
-        return response
-    body = response.get_data()
-    if len(body) < MIN_COMPRESSED:
-        return response
-    response.set_data(gzip.compress(body, GZIP_LEVEL, mtime=0))
-    response.headers["Content-Encoding"] = "gzip"
     return response
 
 

@@ -20,10 +20,10 @@ from pathlib import Path
 from flask import Flask, Response, abort, current_app, request, url_for
 
 from scorer.paths import data_dir
+from scorer.web.compression import COMPRESSIBLE
 
 YEAR = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
-COMPRESSIBLE = ("text/", "application/javascript", "image/svg+xml")
 HASHED = re.compile(r"^(?P<stem>.+)\.(?P<digest>[0-9a-f]{8})(?P<ext>\.[A-Za-z0-9]+)$")
 
 

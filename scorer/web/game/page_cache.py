@@ -13,16 +13,12 @@ from flask import Response, current_app, make_response, request, session
 from flask_wtf.csrf import generate_csrf
 
 from scorer.store import GameRow
+from scorer.web.compression import packed, wants_gzip
 from scorer.web.db import get_store
 from scorer.web.forms import new_sid
 from scorer.web.game.versions import Version, keep_page, load
 from scorer.web.i18n import lang
 from scorer.web.polls import note_unchanged
-
-# Gzip level 3, for every text answer: the first GET after each save compresses its page
-# once, and the deal form is compressed on every GET. A 35 kB page of 1000 deals takes
-# 0.17 ms to 8.6 kB (level 6: 0.52 ms to 7.9 kB).
-GZIP_LEVEL = 3
 
 
 def page_key(row: GameRow, editable: bool, generation: str,
@@ -50,11 +46,6 @@ def opaque_etag(key: tuple[Any, ...]) -> str:
     """An ETag that says nothing about the game (no id, no version): a keyed hash."""
     secret = str(current_app.config["SECRET_KEY"]).encode()
     return hmac.new(secret, repr(key).encode(), hashlib.sha256).hexdigest()[:32]
-
-
-def wants_gzip() -> bool:
-    """Whether the client accepts gzip."""
-    return request.accept_encodings["gzip"] > 0
 
 
 Render = Callable[[Version, str | None], str]  # a page of a version, with its ETag
@@ -100,13 +91,13 @@ def kept_page(loaded: Version, key: tuple[Any, ...], render: Callable[[], str]) 
             if found is None:
                 html = render()
                 found = keep_page(loaded, shared, html if CSRF_BLANK in html or SID_BLANK
-                                  in html else gzip.compress(html.encode(), GZIP_LEVEL, mtime=0))
+                                  in html else packed(html.encode()))
     if isinstance(found, bytes):
         return found
     mine = loaded.pages.get(key)
     if isinstance(mine, bytes):
         return mine
-    mine = gzip.compress(personal(found).encode(), GZIP_LEVEL, mtime=0)
+    mine = packed(personal(found).encode())
     keep_page(loaded, key, mine)
     return mine
 
