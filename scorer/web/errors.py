@@ -35,12 +35,17 @@ def http_error(exc: HTTPException) -> ResponseReturnValue:
     return render_template("errors/error.html", code=code, text=text), code
 
 
-def too_many(text: str, retry: int) -> Response:
-    """The 429 page for a browser that starts games too fast (or has started too many)."""
-    response = make_response(render_template("errors/error.html", code=429, text=text), 429)
+def try_later(code: int, text: str, retry: int) -> Response:
+    """The error page ``code`` saying ``text``, with when to try again (Retry-After)."""
+    response = make_response(render_template("errors/error.html", code=code, text=text), code)
     if retry:
         response.headers["Retry-After"] = str(retry)
     return response
+
+
+def too_many(text: str, retry: int) -> Response:
+    """The 429 page for a browser that starts games too fast (or has started too many)."""
+    return try_later(429, text, retry)
 
 
 def init_app(app: Flask) -> None:

@@ -20,7 +20,6 @@ from flask import (
     Response,
     abort,
     current_app,
-    make_response,
     render_template,
     request,
     url_for,
@@ -44,6 +43,7 @@ from scorer.engine import (
 from scorer.renders import comparison_paper, rules_paper
 from scorer.store import GameRow
 from scorer.web import access
+from scorer.web.errors import try_later
 from scorer.web.game import agreement_form, downloads
 from scorer.web.game.agreement_form import label_of, loc
 from scorer.web.game.deal_input import refusal
@@ -92,16 +92,6 @@ def compared(loaded: Loaded, other: Agreements) -> Comparison:
     if found is None:
         found = cache.put(key, compare(loaded.game, other))
     return found
-
-
-def busy() -> Response:
-    """The 503 page for a comparison that has no turn now, with when to try again."""
-    response = make_response(render_template(
-        "errors/error.html", code=503,
-        text=_("The server is working out other comparisons; try again in a few seconds.")),
-        503)
-    response.headers["Retry-After"] = str(RETRY_AFTER)
-    return response
 
 
 def loaded_game(token: str, editable: bool) -> tuple[GameRow, Game | None]:
@@ -224,7 +214,8 @@ def page(link: str, token: str) -> ResponseReturnValue:
     # The replay and the page of every row both cost: the whole answer waits for a turn.
     with _turns.turn(access.is_host(), request.remote_addr or "") as turn:
         if not turn:
-            return busy()
+            text = _("The server is working out other comparisons; try again in a few seconds.")
+            return try_later(503, text, RETRY_AFTER)
         context.update(result_context(game, compared(loaded, other), urls["rules"]))
         return render_template("game/compare.html", **context)
 
