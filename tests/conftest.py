@@ -90,14 +90,24 @@ def runner(app):
 _DIR_SECONDS: dict[str, float] = {}
 
 
+# Tables a test measured (its user property "summary": (title, text)), printed at the end:
+# a worker's own output never reaches the terminal under pytest-xdist, its reports do.
+_SUMMARIES: list[tuple[str, str]] = []
+
+
 def pytest_runtest_logreport(report):
-    """Add one phase of one test to its directory's time."""
+    """Add one phase of one test to its directory's time; keep the tables it measured."""
     where = report.nodeid.split("::", 1)[0].rsplit("/", 1)[0]
     _DIR_SECONDS[where] = _DIR_SECONDS.get(where, 0.0) + report.duration
+    if report.when == "call":
+        _SUMMARIES.extend(value for name, value in report.user_properties if name == "summary")
 
 
 def pytest_terminal_summary(terminalreporter):
-    """Print the seconds each test directory took, slowest first."""
+    """Print the tables tests measured, then the seconds each test directory took."""
+    for title, text in _SUMMARIES:
+        terminalreporter.section(title)
+        terminalreporter.write_line(text)
     if not _DIR_SECONDS:
         return
     # Under pytest-xdist the workers' reports reach this hook too: the figures add up the
