@@ -19,8 +19,11 @@ def test_data_dirs_are_found():
 def test_wheel_ships_rules_inside_the_package(tmp_path):
     """A real wheel holds scorer/rules/*.toml and no top-level ``rules`` package."""
     root = Path(__file__).resolve().parents[1]  # the checkout the tests run in
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
-                    str(tmp_path), str(root)], check=True, capture_output=True)
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w",
+                            str(tmp_path), str(root)], check=True, capture_output=True,
+                           text=True)
+    # Every folder that ships files is a package of pyproject.toml's list.
+    assert "is absent from the `packages` configuration" not in built.stdout + built.stderr
     wheel = next(tmp_path.glob("tysyacha_scorer-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "scorer/rules/catalog.toml" in names
@@ -31,7 +34,10 @@ def test_wheel_ships_rules_inside_the_package(tmp_path):
     assert "scorer/templates/offline/sw.js" in names
     assert "scorer/web/static/board.css" in names
     assert {"scorer/web/game/pages.py", "scorer/web/club/pages.py"} <= set(names)  # packages
-    assert "scorer/translations/ru/LC_MESSAGES/messages.mo" in names
+    assert {f"scorer/translations/{code}/LC_MESSAGES/messages.mo"
+            for code in ("ru", "uk", "pl")} <= set(names)
+    assert "scorer/templates/game/_protocol_row.html" in names
+    assert "scorer/web/static/icon-192.png" in names
     assert "scorer/py.typed" in names  # the package is typed (PEP 561)
     # The distribution has a name of its own; the package it installs is ``scorer``.
     dist_info = f"tysyacha_scorer-{__version__}.dist-info"
