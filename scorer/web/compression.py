@@ -1,5 +1,6 @@
-"""Gzip for text answers: one level and one list of compressible types for the whole app
-(pages kept gzipped on their version, every other text answer as it leaves)."""
+"""Gzip for text answers: the level of the pages kept gzipped on their version and of every
+other text answer as it leaves, and the list of types worth compressing, which the
+static files (gzipped once, at the highest level) share."""
 
 from __future__ import annotations
 

@@ -336,6 +336,7 @@ def test_a_new_version_works_on_from_the_chart_and_tallies_of_the_one_before(app
     nothing; an edit in the middle starts afresh, and is equal too."""
     from scorer import chart, marks
     from scorer.web.game import page_model
+    from scorer.web.game.protocol_rows import KEPT_ROWS
 
     records = [{"type": "play", "declarer": n % 3, "contract": 100,
                 "points": [110 if s == n % 3 else 5 for s in range(3)]} if n % 4 else
@@ -377,6 +378,8 @@ def test_a_new_version_works_on_from_the_chart_and_tallies_of_the_one_before(app
     assert all(a is b for a, b in zip(after.worked["lines"].whole[0],
                                       before.worked["lines"].whole[0], strict=False))
     second = slots_of(table.client.get(game + "?rows=all").get_data(as_text=True))[-2]
+    # The older rows of ?rows=all were worded for that page only: a version keeps its newest.
+    assert sorted(rows_after) == [s.id for s in after.slots.live[-KEPT_ROWS:]]
     edit = {**table.form(f"{game}/deal/{second}"), "action": "redeal"}  # was a play
     assert table.client.post(f"{game}/deal/{second}", data=edit).status_code == 302
     edited = newest()

@@ -22,9 +22,6 @@ from scorer.web.game.page_cache import CSRF_BLANK, SID_BLANK
 from scorer.web.game.versions import Broken, Loaded, Version, derived, load
 from scorer.web.i18n import lang
 
-# The protocol shows this many rows, newest first; the rest come with ?rows=all.
-SHOWN_ROWS = 20
-
 
 def chart_svg(loaded: Loaded) -> Markup | None:
     """The running-totals chart as inline SVG, drawn once per version and language (both
@@ -206,9 +203,8 @@ def context(row: GameRow, editable: bool, loaded: Version | None = None, *,
     if isinstance(loaded, Broken):
         return GamePage(**base)
     protocol = loaded.protocol
-    limit = None if wants_all() else SHOWN_ROWS
-    kept = derived(loaded, ("rows", lang()), lambda before: protocol_rows.carried(
-        before, SHOWN_ROWS + 1))  # the newest rows and the one a deal pushes out of view
+    limit = None if wants_all() else protocol_rows.SHOWN_ROWS
+    kept = derived(loaded, ("rows", lang()), protocol_rows.carried)
     rows, hidden = protocol_rows.recent_rows(
         protocol, loaded.slots.every, limit, deleted_lookup(loaded) if editable else None,
         kept)

@@ -125,20 +125,26 @@ def written(shown: ShownRow, link: RowLink, write: Callable[[ShownRow, RowLink],
     return found
 
 
-# The rows a version showed, by slot id: (the engine's row, the slot's record, the row
-# worded). A version made by a write carries its predecessor's forward (carried): a row
-# whose engine row and record are the very objects the new version holds reads the same,
-# so the newest 20 rows of a page are worded and written once, not on every version (a
-# fifth of the GET after a deal at 1000 deals, PERFORMANCE.md).
+# The newest rows a version showed, by slot id: (the engine's row, the slot's record, the
+# row worded). A version made by a write carries its predecessor's forward (carried): a
+# row whose engine row and record are the very objects the new version holds reads the
+# same, so the newest 20 rows of a page are worded and written once, not on every version
+# (a fifth of the GET after a deal at 1000 deals, PERFORMANCE.md).
 Kept = dict[int, tuple[Any, JsonDict | None, ShownRow]]
+# The protocol shows this many rows, newest first; the rest come with ?rows=all.
+SHOWN_ROWS = 20
+# Rows kept: those a page shows and the one a deal pushes out of view. Older rows (a
+# ?rows=all page) are worded for that page only: kept, every version a watcher of that
+# page polls would hold all its rows, 2.5 kB each per language and link.
+KEPT_ROWS = SHOWN_ROWS + 1
 
 
-def carried(before: Kept | None, newest: int) -> Kept:
-    """What a version starts from: the rows its predecessor kept, among the ``newest``
-    slot ids (the rows a ?rows=all page wrote stay with that version only)."""
+def carried(before: Kept | None) -> Kept:
+    """What a version starts from: the rows its predecessor kept (the newest KEPT_ROWS
+    slot ids of them, once the game has moved on)."""
     kept = dict(before or {})  # one C-level copy: another thread may be adding to before
-    if len(kept) > 2 * newest:
-        kept = dict(sorted(kept.items())[-newest:])
+    if len(kept) > 2 * KEPT_ROWS:
+        kept = dict(sorted(kept.items())[-KEPT_ROWS:])
     return kept
 
 
@@ -258,7 +264,8 @@ def recent_rows(protocol: Any, slots: Sequence[DealSlot], limit: int | None,
 
     Returns (rows, how many older live rows were left out). last_records (slot ids ->
     the record a restore brings back) is None on the read-only page, which shows no
-    deleted deals. kept: the rows worded already (in this language), added to.
+    deleted deals. kept: the rows worded already (in this language), given the newest
+    KEPT_ROWS of those worded now.
     """
     count, seats = len(protocol.rows), len(protocol.players)
     first = 0 if limit is None else max(0, count - limit)
@@ -272,7 +279,8 @@ def recent_rows(protocol: Any, slots: Sequence[DealSlot], limit: int | None,
             live -= 1
             if live < first:
                 break
-            out.append(worded(protocol.rows[live], seats, slot, said, kept))
+            out.append(worded(protocol.rows[live], seats, slot, said, kept,
+                              keep=live >= count - KEPT_ROWS))
         elif last_records is not None:
             out.append(DeletedRow(slot.id, live, None))
     if last_records is not None:
@@ -280,13 +288,15 @@ def recent_rows(protocol: Any, slots: Sequence[DealSlot], limit: int | None,
     return out, first
 
 
-def worded(row: Any, seats: int, slot: DealSlot, said: Words, kept: Kept | None) -> ShownRow:
-    """The slot's row worded: as kept, if kept for this very engine row and record."""
+def worded(row: Any, seats: int, slot: DealSlot, said: Words, kept: Kept | None,
+           keep: bool) -> ShownRow:
+    """The slot's row worded: as kept, if kept for this very engine row and record (keep:
+    keep it if it was not)."""
     found = kept.get(slot.id) if kept is not None else None
     if found is not None and found[0] is row and found[1] is slot.record:
         return found[2]
     shown = row_view(row, seats, slot.id, said, slot.record)
-    if kept is not None:
+    if kept is not None and keep:
         kept[slot.id] = (row, slot.record, shown)
     return shown
 
